@@ -1,0 +1,121 @@
+// The board: stones on a padded array plus, kept incrementally on every move and undo, the line
+// keys, line patterns, Pattern4 and pcode of every cell for both colours, board-wide Pattern4
+// counts, a Zobrist hash and the candidate area. The renju forbidden-point test lives here too
+// (board_forbidden.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "moku/core/types.h"
+#include "moku/game/pattern.h"
+
+namespace moku::game {
+
+struct BoardError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Cell {
+    Color piece;
+    uint8_t candidates;                    // how many stones have this cell in their range
+    Pattern4 p4[COLOR_NB];                 // NONE for occupied cells
+    uint16_t pcode[COLOR_NB];
+    Pattern pattern[COLOR_NB][DIR_NB];
+};
+
+// Which empty cells count as "near" a stone: offsets around each stone.
+struct CandidateRange {
+    int square = 3;     // the (2s+1) x (2s+1) square around a stone
+    int lineReach = 4;  // plus the eight lines out to this distance
+};
+
+class Board {
+public:
+    // Throws BoardError when a size is outside 5..22.
+    Board(int width, int height, Rule rule, CandidateRange range = {});
+
+    int width() const { return width_; }
+    int height() const { return height_; }
+    Rule rule() const { return rule_; }
+    Color sideToMove() const { return side_; }
+    int ply() const { return int(history_.size()); }
+    int stoneCount() const { return stones_; }
+    uint64_t hash() const { return hash_; }
+    bool full() const { return stones_ == width_ * height_; }
+
+    bool onBoard(int x, int y) const { return x >= 0 && y >= 0 && x < width_ && y < height_; }
+    bool onBoard(Pos p) const { return p.valid() && cells_[p.idx].piece != WALL; }
+    bool isEmpty(Pos p) const { return onBoard(p) && cells_[p.idx].piece == EMPTY; }
+    const Cell& cell(Pos p) const { return cells_[p.idx]; }
+    Color piece(Pos p) const { return cells_[p.idx].piece; }
+    Pattern4 p4(Pos p, Color c) const { return cells_[p.idx].p4[c]; }
+    // Empty cells with each Pattern4, per colour.
+    int p4Count(Color c, Pattern4 p) const { return p4Count_[c][p]; }
+
+    // The side to move plays p (POS_PASS: a null move). Throws BoardError if p is not an empty
+    // cell on the board; the board is unchanged then.
+    void move(Pos p);
+    // Places a stone of colour c regardless of the side to move; the opponent of c moves next.
+    void move(Pos p, Color c);
+    // Takes back the last move (throws BoardError when there is none).
+    void undo();
+    // The move made `back` moves ago (0 = the last one), POS_NONE when there is none.
+    Pos lastMove(int back = 0) const;
+    std::vector<Pos> moves() const;
+
+    // Did placing a stone of c on empty p make a winning line under the rule?
+    bool isFive(Pos p, Color c) const { return cells_[p.idx].p4[c] == A_FIVE; }
+    // Exact renju test (RIF 9.3): is p forbidden for black? False for other rules.
+    bool isForbidden(Pos p);
+    // A move the side to move may legally play: empty, on board, not a forbidden black point.
+    bool isLegal(Pos p);
+    // The colour that has five in a row through the last move, or EMPTY.
+    Color winner() const { return winner_; }
+
+    // Empty cells near stones (all empty cells on an empty board's centre area).
+    bool isCandidate(Pos p) const { return cells_[p.idx].candidates > 0 && cells_[p.idx].piece == EMPTY; }
+    std::vector<Pos> candidates() const;
+    // Every empty on-board cell, row-major.
+    std::vector<Pos> emptyCells() const;
+    Pos centre() const { return Pos(width_ / 2, height_ / 2); }
+
+    // Recomputes everything from the stones and compares it with the incremental state; returns
+    // an empty string when they agree, otherwise what differs.
+    std::string checkConsistency() const;
+    std::string toString() const;
+
+private:
+    struct Undo {
+        Pos pos;
+        Color side;
+        Color winner;
+    };
+
+    int width_, height_;
+    Rule rule_;
+    const PatternTables* tables_;
+    std::vector<int> candidateOffsets_;
+    Color side_ = BLACK;
+    Color winner_ = EMPTY;
+    int stones_ = 0;
+    uint64_t hash_ = 0;
+    std::array<Cell, CELL_NB> cells_;
+    uint32_t keys_[DIR_NB][CELL_NB];
+    int p4Count_[COLOR_NB][PATTERN4_NB];
+    std::vector<Undo> history_;
+
+    void place(Pos p, Color c);
+    void remove(Pos p);
+    void refreshCell(Pos p);
+    void refreshDirection(Pos q, int d);
+    void updateLines(Pos p, uint32_t bits, bool setting);
+};
+
+uint64_t zobristKey(Color c, Pos p);
+uint64_t zobristSide();
+
+}  // namespace moku::game

@@ -1,0 +1,218 @@
+#include "moku/game/pattern.h"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace moku::game {
+
+const char* patternName(Pattern p) {
+    static const char* names[PATTERN_NB] = {"DEAD", "OL",  "B1",  "F1", "B2", "F2", "F2A", "F2B",
+                                            "B3",   "B3S", "F3",  "F3S", "B4", "B4S", "F4", "F5"};
+    return p < PATTERN_NB ? names[p] : "?";
+}
+
+const char* pattern4Name(Pattern4 p) {
+    static const char* names[PATTERN4_NB] = {
+        "A_FIVE",        "B_FLEX4",    "C_BLOCK4_FLEX3", "D_BLOCK4_PLUS", "E_BLOCK4",
+        "F_FLEX3_2X",    "G_FLEX3_PLUS", "H_FLEX3",      "I_BLOCK3_PLUS", "J_FLEX2_2X",
+        "K_BLOCK3",      "L_FLEX2",    "FORBID",         "NONE"};
+    return p < PATTERN4_NB ? names[p] : "?";
+}
+
+namespace {
+
+struct PcodeIndex {
+    uint16_t code[PATTERN_NB][PATTERN_NB][PATTERN_NB][PATTERN_NB];
+    std::array<Pattern, 4> patterns[PCODE_NB];
+
+    PcodeIndex() {
+        int n = 0;
+        for (int a = 0; a < PATTERN_NB; a++)
+            for (int b = a; b < PATTERN_NB; b++)
+                for (int c = b; c < PATTERN_NB; c++)
+                    for (int d = c; d < PATTERN_NB; d++) {
+                        patterns[n] = {Pattern(a), Pattern(b), Pattern(c), Pattern(d)};
+                        n++;
+                    }
+        for (int a = 0; a < PATTERN_NB; a++)
+            for (int b = 0; b < PATTERN_NB; b++)
+                for (int c = 0; c < PATTERN_NB; c++)
+                    for (int d = 0; d < PATTERN_NB; d++) {
+                        std::array<int, 4> s = {a, b, c, d};
+                        std::sort(s.begin(), s.end());
+                        // Rank of the sorted tuple among all sorted tuples, found by search.
+                        auto it = std::lower_bound(
+                            patterns, patterns + PCODE_NB, s,
+                            [](const std::array<Pattern, 4>& x, const std::array<int, 4>& y) {
+                                for (int i = 0; i < 4; i++)
+                                    if (x[i] != y[i]) return int(x[i]) < y[i];
+                                return false;
+                            });
+                        code[a][b][c][d] = uint16_t(it - patterns);
+                    }
+    }
+};
+
+const PcodeIndex& pcodeIndex() {
+    static const std::unique_ptr<PcodeIndex> index = std::make_unique<PcodeIndex>();
+    return *index;
+}
+
+// The recursive classifier of patterns.md, memoised on the 11-cell window (2 bits a cell).
+class Classifier {
+public:
+    Classifier(Rule rule, Color side)
+        : rule_(rule), side_(side),
+          overlineForbidden_(rule == Rule::STANDARD || (rule == Rule::RENJU && side == BLACK)),
+          renjuBlack_(rule == Rule::RENJU && side == BLACK), memo_(1u << 22, 0xFF) {}
+
+    Pattern classify(uint32_t code) {
+        code = (code & ~(3u << 10)) | (1u << 10);
+        uint8_t& m = memo_[code];
+        if (m == 0xFF) m = compute(code);
+        return Pattern(m);
+    }
+
+private:
+    Rule rule_;
+    Color side_;
+    bool overlineForbidden_;
+    bool renjuBlack_;
+    std::vector<uint8_t> memo_;
+
+    static int at(uint32_t code, int i) { return (code >> (2 * i)) & 3; }
+
+    bool winning(uint32_t code, int l, int r) const {
+        int run = r - l + 1;
+        // A run of exactly five containing the centre never touches the window edge.
+        auto blockedBothEnds = [&] { return at(code, l - 1) == 2 && at(code, r + 1) == 2; };
+        switch (rule_) {
+        case Rule::FREESTYLE: return run >= 5;
+        case Rule::STANDARD: return run == 5;
+        case Rule::RENJU: return side_ == BLACK ? run == 5 : run >= 5;
+        case Rule::CARO8: return run >= 6 || (run == 5 && !blockedBothEnds());
+        case Rule::CARO9: return run == 5 && !blockedBothEnds();
+        }
+        return false;
+    }
+
+    uint8_t compute(uint32_t code) {
+        int l = 5, r = 5;
+        while (l > 0 && at(code, l - 1) == 1) l--;
+        while (r < 10 && at(code, r + 1) == 1) r++;
+        if (overlineForbidden_ && r - l + 1 >= 6) return OL;
+        if (winning(code, l, r)) return F5;
+
+        int sl = 5, sr = 5;
+        while (sl > 0 && at(code, sl - 1) <= 1) sl--;
+        while (sr < 10 && at(code, sr + 1) <= 1) sr++;
+        if (sr - sl + 1 < 5) return DEAD;
+
+        int count[PATTERN_NB] = {};
+        int fivePoints[11], fiveNb = 0;
+        bool anyB4S = false;
+        for (int e = sl; e <= sr; e++) {
+            if (e == 5 || at(code, e) != 0) continue;
+            Pattern p = classify(code | (1u << (2 * e)));
+            count[p]++;
+            if (p == F5) fivePoints[fiveNb++] = e;
+            if (p == B4S) anyB4S = true;
+        }
+
+        if (fiveNb >= 2) {
+            // Two fives from one line: an open four when both five-points cap the same four
+            // stones (five cells apart); otherwise a double four inside the line.
+            bool openFour = fiveNb == 2 && fivePoints[1] - fivePoints[0] == 5;
+            return renjuBlack_ && !openFour ? OL : F4;
+        }
+        if (fiveNb == 1) {
+            uint32_t blocked = code | (2u << (2 * fivePoints[0]));
+            return classify(blocked) >= B3 ? B4S : B4;
+        }
+        if (count[F4] >= 2) return F3S;
+        if (count[F4] == 1) return F3;
+        if (count[B4] + count[B4S] > 0) return anyB4S ? B3S : B3;
+        int threes = count[F3] + count[F3S];
+        if (threes >= 4) return F2B;
+        if (threes == 3) return F2A;
+        if (threes >= 1) return F2;
+        if (count[B3] + count[B3S] > 0) return B2;
+        if (count[F2] + count[F2A] + count[F2B] > 0) return F1;
+        if (count[B2] > 0) return B1;
+        return DEAD;
+    }
+};
+
+void buildTables(PatternTables& t, Rule rule) {
+    t.rule = rule;
+    for (int s = 0; s < COLOR_NB; s++) {
+        Color side = Color(s);
+        uint32_t own = cellBits(side);
+        Classifier cls(rule, side);
+        for (uint32_t key = 0; key < LINE_KEY_NB; key++) {
+            uint32_t code = 0;
+            for (int k = -5; k <= 5; k++) {
+                if (k == 0) continue;
+                uint32_t b = (key >> lineKeyShift(k)) & 3;
+                uint32_t v = b == 0 ? 0 : b == 3 ? 3 : b == own ? 1 : 2;
+                code |= v << (2 * (k + 5));
+            }
+            t.line[s][key] = cls.classify(code);
+        }
+        bool renjuBlack = rule == Rule::RENJU && side == BLACK;
+        for (int pc = 0; pc < PCODE_NB; pc++)
+            t.p4[s][pc] = pattern4From(pcodePatterns(uint16_t(pc)), renjuBlack);
+    }
+}
+
+}  // namespace
+
+uint16_t pcodeOf(Pattern a, Pattern b, Pattern c, Pattern d) { return pcodeIndex().code[a][b][c][d]; }
+
+std::array<Pattern, 4> pcodePatterns(uint16_t pcode) { return pcodeIndex().patterns[pcode]; }
+
+Pattern4 pattern4From(const std::array<Pattern, 4>& p, bool renjuBlack) {
+    int five = 0, overline = 0, fours = 0, flex4 = 0, flex3 = 0, block3 = 0, flex2 = 0;
+    for (Pattern x : p) {
+        five += x == F5;
+        overline += x == OL;
+        fours += x == F4 || x == B4 || x == B4S;
+        flex4 += x == F4;
+        flex3 += x == F3 || x == F3S;
+        block3 += x == B3 || x == B3S;
+        flex2 += x == F2 || x == F2A || x == F2B;
+    }
+    if (five) return A_FIVE;
+    if (renjuBlack && (overline || fours >= 2 || flex3 >= 2)) return FORBID;
+    if (fours >= 2 || flex4) return B_FLEX4;
+    if (fours) return flex3 ? C_BLOCK4_FLEX3 : (block3 || flex2) ? D_BLOCK4_PLUS : E_BLOCK4;
+    if (flex3 >= 2) return F_FLEX3_2X;
+    if (flex3) return (block3 || flex2) ? G_FLEX3_PLUS : H_FLEX3;
+    if (block3 >= 2 || (block3 && flex2)) return I_BLOCK3_PLUS;
+    if (flex2 >= 2) return J_FLEX2_2X;
+    if (block3) return K_BLOCK3;
+    if (flex2) return L_FLEX2;
+    return NONE;
+}
+
+const PatternTables& patternTables(Rule rule) {
+    static std::once_flag flags[RULE_NB];
+    static std::unique_ptr<PatternTables> tables[RULE_NB];
+    int r = int(rule);
+    std::call_once(flags[r], [&] {
+        auto t = std::make_unique<PatternTables>();
+        buildTables(*t, rule);
+        tables[r] = std::move(t);
+    });
+    return *tables[r];
+}
+
+Pattern classifyWindow(Rule rule, Color side, const std::array<uint8_t, 11>& cells) {
+    uint32_t code = 0;
+    for (int i = 0; i < 11; i++) code |= uint32_t(cells[i] & 3) << (2 * i);
+    return Classifier(rule, side).classify(code);
+}
+
+}  // namespace moku::game

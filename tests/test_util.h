@@ -1,0 +1,44 @@
+// Helpers shared by the tests: reading ../shared test data and setting up boards from diagrams.
+#pragma once
+
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "moku/core/json.h"
+#include "moku/game/board.h"
+
+namespace moku::test {
+
+inline std::string sharedPath(const std::string& rel) { return std::string(MOKU_SHARED_DIR) + "/" + rel; }
+
+// Every JSON line of a file under ../shared (throws when the file is missing).
+inline std::vector<Json> readJsonLines(const std::string& rel) {
+    std::ifstream in(sharedPath(rel));
+    if (!in) throw std::runtime_error("cannot open " + sharedPath(rel));
+    std::vector<Json> out;
+    std::string line;
+    while (std::getline(in, line))
+        if (line.find_first_not_of(" \t\r") != std::string::npos) out.push_back(Json::parse(line));
+    return out;
+}
+
+// Places the stones of a diagram (rows of 'X' black, 'O' white, '.' empty); the side to move
+// is black when the counts are equal, white otherwise, unless `toMove` is given.
+inline game::Board boardFromDiagram(const Json& rows, Rule rule, Color toMove = EMPTY) {
+    int h = int(rows.size()), w = int(rows[0].asString().size());
+    game::Board b(w, h, rule);
+    int blacks = 0, whites = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            char c = rows[y].asString()[x];
+            if (c == 'X') b.move(Pos(x, y), BLACK), blacks++;
+            else if (c == 'O') b.move(Pos(x, y), WHITE), whites++;
+        }
+    Color side = toMove != EMPTY ? toMove : blacks > whites ? WHITE : BLACK;
+    if (b.sideToMove() != side) b.move(POS_PASS, ~side);
+    return b;
+}
+
+}  // namespace moku::test
