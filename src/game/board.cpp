@@ -79,7 +79,9 @@ Board::Board(int width, int height, Rule rule, CandidateRange range)
 
 void Board::refreshDirection(Pos q, int d) {
     Cell& c = cells_[q.idx];
-    for (int s = 0; s < COLOR_NB; s++) c.pattern[s][d] = Pattern(tables_->line[s][keys_[d][q.idx]]);
+    uint8_t both = tables_->line[keys_[d][q.idx]];
+    c.pattern[BLACK][d] = Pattern(both & 15);
+    c.pattern[WHITE][d] = Pattern(both >> 4);
 }
 
 // Recomputes pcode and Pattern4 of an empty cell from its line patterns, keeping the counts.
@@ -242,7 +244,7 @@ std::string Board::checkConsistency() const {
         for (int s = 0; s < COLOR_NB; s++) {
             Pattern pt[DIR_NB];
             for (int d = 0; d < DIR_NB; d++) {
-                pt[d] = Pattern(tables_->line[s][keys_[d][i]]);
+                pt[d] = tables_->linePattern(Color(s), keys_[d][i]);
                 if (pt[d] != c.pattern[s][d])
                     err << "cell " << posToString(p) << " pattern side " << s << " dir " << d << "\n";
             }

@@ -40,4 +40,11 @@ bool Board::isForbidden(Pos p) {
     return real >= 2;
 }
 
+Color Board::outcomeIfPlayed(Pos p, Color c) {
+    if (!isEmpty(p)) throw BoardError("move " + posToString(p) + " is not an empty cell");
+    if (isFive(p, c)) return c;
+    if (c == BLACK && isForbidden(p)) return WHITE;
+    return EMPTY;
+}
+
 }  // namespace moku::game

@@ -21,10 +21,12 @@ const char* pattern4Name(Pattern4 p) {
     return p < PATTERN4_NB ? names[p] : "?";
 }
 
+uint16_t detail::PCODE_TABLE[PATTERN_NB][PATTERN_NB][PATTERN_NB][PATTERN_NB];
+
 namespace {
 
 struct PcodeIndex {
-    uint16_t code[PATTERN_NB][PATTERN_NB][PATTERN_NB][PATTERN_NB];
+    uint16_t (&code)[PATTERN_NB][PATTERN_NB][PATTERN_NB][PATTERN_NB] = detail::PCODE_TABLE;
     std::array<Pattern, 4> patterns[PCODE_NB];
 
     PcodeIndex() {
@@ -55,10 +57,9 @@ struct PcodeIndex {
     }
 };
 
-const PcodeIndex& pcodeIndex() {
-    static const std::unique_ptr<PcodeIndex> index = std::make_unique<PcodeIndex>();
-    return *index;
-}
+// Built during static initialisation: the board's hot loop reads it without a guard.
+const PcodeIndex PCODE_INDEX;
+const PcodeIndex& pcodeIndex() { return PCODE_INDEX; }
 
 // The recursive classifier of patterns.md, memoised on the 11-cell window (2 bits a cell).
 class Classifier {
@@ -159,7 +160,8 @@ void buildTables(PatternTables& t, Rule rule) {
                 uint32_t v = b == 0 ? 0 : b == 3 ? 3 : b == own ? 1 : 2;
                 code |= v << (2 * (k + 5));
             }
-            t.line[s][key] = cls.classify(code);
+            if (s == BLACK) t.line[key] = cls.classify(code);
+            else t.line[key] |= cls.classify(code) << 4;
         }
         bool renjuBlack = rule == Rule::RENJU && side == BLACK;
         for (int pc = 0; pc < PCODE_NB; pc++)
@@ -168,8 +170,6 @@ void buildTables(PatternTables& t, Rule rule) {
 }
 
 }  // namespace
-
-uint16_t pcodeOf(Pattern a, Pattern b, Pattern c, Pattern d) { return pcodeIndex().code[a][b][c][d]; }
 
 std::array<Pattern, 4> pcodePatterns(uint16_t pcode) { return pcodeIndex().patterns[pcode]; }
 

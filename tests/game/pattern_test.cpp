@@ -139,7 +139,7 @@ TEST_P(PatternTableTest, TablesMatchNaiveClassifier) {
                         key |= cellBits(col) << lineKeyShift(k);
                     }
                     Pattern expect = naive.classify(line);
-                    Pattern got = Pattern(t.line[s][key]);
+                    Pattern got = t.linePattern(side, key);
                     checked++;
                     if (got != expect && ++wrong <= 10)
                         ADD_FAILURE() << ruleName(rule) << " side " << s << " line " << line

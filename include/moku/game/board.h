@@ -71,6 +71,9 @@ public:
     bool isFive(Pos p, Color c) const { return cells_[p.idx].p4[c] == A_FIVE; }
     // Exact renju test (RIF 9.3): is p forbidden for black? False for other rules.
     bool isForbidden(Pos p);
+    // Who wins at once if c plays p: c for a five, the opponent for a renju foul (a forbidden
+    // black move loses), EMPTY otherwise.
+    Color outcomeIfPlayed(Pos p, Color c);
     // A move the side to move may legally play: empty, on board, not a forbidden black point.
     bool isLegal(Pos p);
     // The colour that has five in a row through the last move, or EMPTY.

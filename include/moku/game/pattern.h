@@ -32,8 +32,15 @@ constexpr uint32_t LINE_KEY_NB = 1u << LINE_KEY_BITS;
 // k = -5..-1 fill bits 0..9, k = 1..5 fill bits 10..19.
 constexpr int lineKeyShift(int k) { return k < 0 ? 2 * (k + 5) : 2 * (k + 4); }
 
+namespace detail {
+// pcode of every ordered 4-tuple, filled during static initialisation (pattern.cpp).
+extern uint16_t PCODE_TABLE[PATTERN_NB][PATTERN_NB][PATTERN_NB][PATTERN_NB];
+}  // namespace detail
+
 // The dense number of the multiset {a, b, c, d}.
-uint16_t pcodeOf(Pattern a, Pattern b, Pattern c, Pattern d);
+inline uint16_t pcodeOf(Pattern a, Pattern b, Pattern c, Pattern d) {
+    return detail::PCODE_TABLE[a][b][c][d];
+}
 // The four patterns of a pcode, weakest first.
 std::array<Pattern, 4> pcodePatterns(uint16_t pcode);
 
@@ -42,8 +49,14 @@ Pattern4 pattern4From(const std::array<Pattern, 4>& p, bool renjuBlack);
 
 struct PatternTables {
     Rule rule;
-    uint8_t line[COLOR_NB][LINE_KEY_NB];  // Pattern for the side, indexed by line key
-    uint8_t p4[COLOR_NB][PCODE_NB];       // Pattern4 for the side, indexed by pcode
+    // Both colours' patterns of a line key in one byte (black low nibble, white high nibble):
+    // one lookup per cell and direction serves both sides.
+    uint8_t line[LINE_KEY_NB];
+    uint8_t p4[COLOR_NB][PCODE_NB];  // Pattern4 for the side, indexed by pcode
+
+    Pattern linePattern(Color side, uint32_t key) const {
+        return Pattern((line[key] >> (4 * side)) & 15);
+    }
 };
 
 // Built once per rule on first use (thread-safe), then shared.

@@ -1,0 +1,220 @@
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "moku/game/board.h"
+#include "test_util.h"
+
+using namespace moku;
+using namespace moku::game;
+
+namespace {
+
+struct GameCase {
+    Rule rule;
+    int width, height;
+};
+
+class RandomGames : public ::testing::TestWithParam<GameCase> {};
+
+// Random games with random take-backs: after every move and undo the incremental state must
+// equal a recompute from the stones.
+TEST_P(RandomGames, IncrementalStateMatchesRecompute) {
+    const GameCase gc = GetParam();
+    std::mt19937_64 rng(1234 + int(gc.rule) * 100 + gc.width * 7 + gc.height);
+    Board b(gc.width, gc.height, gc.rule);
+    const int games = 200;
+    int steps = 0;
+    for (int g = 0; g < games; g++) {
+        int length = 10 + int(rng() % (gc.width * gc.height / 2));
+        while (b.ply() < length && !b.full()) {
+            // Mostly near stones (realistic shapes), sometimes anywhere, sometimes a pass.
+            std::vector<Pos> pool = rng() % 8 ? b.candidates() : b.emptyCells();
+            if (pool.empty()) pool = b.emptyCells();
+            Pos p = rng() % 50 == 0 ? POS_PASS : pool[rng() % pool.size()];
+            uint64_t before = b.hash();
+            b.move(p);
+            if (rng() % 5 == 0) {
+                b.undo();
+                ASSERT_EQ(b.hash(), before);
+            }
+            if (++steps % 3 == 0 || g < 5) {
+                std::string err = b.checkConsistency();
+                ASSERT_TRUE(err.empty()) << err << b.toString();
+            }
+        }
+        while (b.ply() > 0) {
+            b.undo();
+            if (rng() % 4 == 0) {
+                std::string err = b.checkConsistency();
+                ASSERT_TRUE(err.empty()) << err << b.toString();
+            }
+        }
+        ASSERT_EQ(b.hash(), 0u);
+        ASSERT_EQ(b.stoneCount(), 0);
+    }
+    EXPECT_TRUE(b.checkConsistency().empty());
+}
+
+std::vector<GameCase> gameCases() {
+    std::vector<GameCase> out;
+    for (int r = 0; r < RULE_NB; r++) {
+        out.push_back({Rule(r), 15, 15});
+        out.push_back({Rule(r), 20, 20});
+    }
+    out.push_back({Rule::FREESTYLE, 5, 5});
+    out.push_back({Rule::RENJU, 22, 22});
+    out.push_back({Rule::STANDARD, 9, 17});
+    out.push_back({Rule::CARO8, 22, 6});
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Board, RandomGames, ::testing::ValuesIn(gameCases()),
+                         [](const auto& info) {
+                             return std::string(ruleName(info.param.rule)) + "_" +
+                                    std::to_string(info.param.width) + "x" +
+                                    std::to_string(info.param.height);
+                         });
+
+Rule ruleFromTestName(const std::string& name) {
+    if (name == "caro5") return Rule::CARO9;  // exactly five, not blocked at both ends
+    if (name == "caro6") return Rule::CARO8;  // five or more, exact five not blocked both ends
+    auto r = ruleFromName(name);
+    if (!r) throw std::runtime_error("unknown rule " + name);
+    return *r;
+}
+
+}  // namespace
+
+TEST(Board, RejectsBadInput) {
+    EXPECT_THROW(Board(4, 15, Rule::FREESTYLE), BoardError);
+    EXPECT_THROW(Board(15, 23, Rule::FREESTYLE), BoardError);
+    Board b(15, 15, Rule::FREESTYLE);
+    b.move(Pos(7, 7));
+    std::string before = b.toString();
+    uint64_t hash = b.hash();
+    EXPECT_THROW(b.move(Pos(7, 7)), BoardError);
+    EXPECT_THROW(b.move(Pos(15, 3)), BoardError);
+    EXPECT_THROW(b.move(Pos(-1, 3)), BoardError);
+    EXPECT_THROW(b.move(Pos(3, 3), EMPTY), BoardError);
+    EXPECT_EQ(b.toString(), before);
+    EXPECT_EQ(b.hash(), hash);
+    EXPECT_EQ(b.ply(), 1);
+    EXPECT_TRUE(b.checkConsistency().empty());
+    b.undo();
+    EXPECT_THROW(b.undo(), BoardError);
+    EXPECT_TRUE(b.checkConsistency().empty());
+}
+
+TEST(Board, SideToMoveAndPass) {
+    Board b(15, 15, Rule::FREESTYLE);
+    EXPECT_EQ(b.sideToMove(), BLACK);
+    b.move(Pos(7, 7));
+    EXPECT_EQ(b.sideToMove(), WHITE);
+    EXPECT_EQ(b.piece(Pos(7, 7)), BLACK);
+    uint64_t h = b.hash();
+    b.move(POS_PASS);
+    EXPECT_EQ(b.sideToMove(), BLACK);
+    EXPECT_NE(b.hash(), h);
+    b.undo();
+    EXPECT_EQ(b.hash(), h);
+    EXPECT_EQ(b.sideToMove(), WHITE);
+}
+
+TEST(Board, CandidatesFollowTheDefaultRange) {
+    Board b(15, 15, Rule::FREESTYLE);
+    EXPECT_TRUE(b.candidates().empty());
+    b.move(Pos(7, 7));
+    // 7x7 square minus the stone, plus 8 cells at distance 4 on the lines.
+    EXPECT_EQ(b.candidates().size(), 48u + 8u);
+    EXPECT_TRUE(b.isCandidate(Pos(11, 11)));
+    EXPECT_FALSE(b.isCandidate(Pos(11, 10)));
+    Board narrow(15, 15, Rule::FREESTYLE, CandidateRange{1, 2});
+    narrow.move(Pos(7, 7));
+    EXPECT_EQ(narrow.candidates().size(), 8u + 8u);
+}
+
+TEST(Board, WinnerIsDetected) {
+    Board b(15, 15, Rule::FREESTYLE);
+    for (int i = 0; i < 4; i++) {
+        b.move(Pos(3 + i, 3));
+        b.move(Pos(3 + i, 9));
+    }
+    EXPECT_EQ(b.p4(Pos(7, 3), BLACK), A_FIVE);
+    EXPECT_EQ(b.p4(Pos(2, 3), BLACK), A_FIVE);
+    EXPECT_EQ(b.p4Count(BLACK, A_FIVE), 2);
+    EXPECT_EQ(b.winner(), EMPTY);
+    b.move(Pos(7, 3));
+    EXPECT_EQ(b.winner(), BLACK);
+    b.undo();
+    EXPECT_EQ(b.winner(), EMPTY);
+}
+
+// Every forbidden map and point query of the third-party renju suites.
+TEST(Renju, ForbiddenPointsMatchTestData) {
+    int boards = 0, points = 0;
+    for (const char* file : {"testdata/renju_forbidden_mintaka.jsonl", "testdata/renju_forbidden_quintet.jsonl"}) {
+        for (const Json& c : test::readJsonLines(file)) {
+            Board b = test::boardFromDiagram(c["board"], Rule::RENJU);
+            std::string id = c["id"].asString();
+            if (c.contains("forbidden_all")) {
+                std::set<int> forbidden;
+                for (const Json& f : c["forbidden_all"].asArray())
+                    forbidden.insert(Pos(int(f[0].asInt()), int(f[1].asInt())).idx);
+                for (Pos p : b.emptyCells()) {
+                    EXPECT_EQ(b.isForbidden(p), forbidden.count(p.idx) > 0)
+                        << id << " at " << posToString(p) << "\n" << b.toString();
+                    points++;
+                }
+                boards++;
+            }
+            if (c.contains("queries")) {
+                for (const Json& q : c["queries"].asArray()) {
+                    Pos p(int(q[0].asInt()), int(q[1].asInt()));
+                    bool expect = q[2].asString() != "legal";
+                    EXPECT_EQ(b.isForbidden(p), expect) << id << " at " << posToString(p);
+                    points++;
+                }
+                boards++;
+            }
+            EXPECT_TRUE(b.checkConsistency().empty());
+        }
+    }
+    EXPECT_EQ(boards, 12 + 21);
+    EXPECT_GT(points, 1000);
+}
+
+// AlphaGomoku's expert cases: forbidden verdicts and the outcome of single moves per rule.
+TEST(Rules, AlphaGomokuChecks) {
+    int forbiddenChecks = 0, outcomeChecks = 0;
+    for (const Json& t : test::readJsonLines("testdata/rules_alphagomoku.jsonl")) {
+        for (const Json& c : t["checks"].asArray()) {
+            Pos q(int(c["query"][0].asInt()), int(c["query"][1].asInt()));
+            Color stone = c["stone"].asString() == "black" ? BLACK : WHITE;
+            std::string where = t["id"].asString() + " " + posToString(q);
+            if (c.contains("expect_forbidden")) {
+                Board b = test::boardFromDiagram(c["board"], Rule::RENJU);
+                bool forbidden = stone == BLACK && b.isForbidden(q);
+                EXPECT_EQ(forbidden, c["expect_forbidden"].asBool()) << where << "\n" << b.toString();
+                forbiddenChecks++;
+            }
+            if (c.contains("expect_outcome_after_move")) {
+                Rule rule = ruleFromTestName(c["rule"].asString());
+                Board b = test::boardFromDiagram(c["board"], rule);
+                std::string expect = c["expect_outcome_after_move"].asString();
+                Color winner = b.outcomeIfPlayed(q, stone);
+                std::string got = winner == BLACK   ? "black_wins"
+                                  : winner == WHITE ? "white_wins"
+                                                    : "no_result";
+                b.move(q, stone);
+                EXPECT_EQ(b.winner(), winner == stone ? stone : EMPTY) << where;
+                EXPECT_EQ(got, expect) << where << " rule " << c["rule"].asString() << "\n"
+                                       << b.toString();
+                outcomeChecks++;
+            }
+        }
+    }
+    EXPECT_EQ(forbiddenChecks, 59);
+    EXPECT_EQ(outcomeChecks, 75);
+}
