@@ -1,0 +1,77 @@
+// The search as the engine layer sees it: give it a position and limits, get a move; it reports
+// every completed iteration and can be stopped from another thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "moku/core/types.h"
+#include "moku/game/board.h"
+
+namespace moku::search {
+
+// What the manager told us about time (milliseconds, as INFO sends them).
+struct TimeControl {
+    int64_t turnTimeMs = 30000;                                 // timeout_turn; 0 = at once
+    int64_t matchTimeMs = 0;                                    // timeout_match; 0 = no limit
+    int64_t timeLeftMs = std::numeric_limits<int32_t>::max();   // time_left; may be negative
+};
+
+struct Limits {
+    TimeControl time;
+    bool infinite = false;  // analysis: ignore the clock, run until stop() or another limit
+    int maxDepth = 0;       // 0 = no depth limit
+    uint64_t maxNodes = 0;  // 0 = no node limit
+    int multiPV = 1;        // > 1: also rank that many best root moves (YXNBEST)
+};
+
+// One completed iteration (or one of the multi-PV lines of it).
+struct IterationInfo {
+    int depth = 0;
+    int selDepth = 0;
+    int pvIndex = 0;  // 0 = the best line
+    Value score = VALUE_NONE;
+    uint64_t nodes = 0;
+    int64_t timeMs = 0;
+    std::vector<Pos> pv;
+};
+
+struct SearchResult {
+    Pos bestMove = POS_NONE;
+    Value score = VALUE_NONE;
+    int depth = 0;
+    uint64_t nodes = 0;
+    int64_t timeMs = 0;
+    std::vector<Pos> pv;
+    std::vector<std::pair<Pos, Value>> ranked;  // multi-PV: best first
+};
+
+using IterationCallback = std::function<void(const IterationInfo&)>;
+
+class Searcher {
+public:
+    Searcher();
+    ~Searcher();
+    Searcher(const Searcher&) = delete;
+    Searcher& operator=(const Searcher&) = delete;
+
+    // Blocking. Searches a copy of `board` for its side to move and returns a legal move
+    // (renju: never a forbidden black point; POS_NONE only on a full board). Thread-safe
+    // with stop(); not re-entrant.
+    SearchResult think(const game::Board& board, const Limits& limits,
+                       const IterationCallback& onIteration = {});
+    // Asks a running think() to return as soon as possible with its best move so far.
+    void stop();
+
+    void newGame();  // forget everything learnt about earlier games (hash, history)
+
+private:
+    std::atomic<bool> stopFlag_{false};
+};
+
+}  // namespace moku::search
