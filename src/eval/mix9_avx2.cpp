@@ -43,6 +43,11 @@ struct Ops : ScalarOps {
                   _mm256_sub_epi16(_mm256_mulhi_epi16(w1, n1), _mm256_mulhi_epi16(w1, o1)));
         }
     }
+    static bool same32(const int16_t* a, const int16_t* b) {
+        __m256i x = _mm256_or_si256(_mm256_xor_si256(load(a), load(b)),
+                                    _mm256_xor_si256(load(a + 16), load(b + 16)));
+        return _mm256_testz_si256(x, x);
+    }
     static void add32(int16_t* dst, const int16_t* src) {
         store(dst, _mm256_add_epi16(load(dst), load(src)));
         store(dst + 16, _mm256_add_epi16(load(dst + 16), load(src + 16)));

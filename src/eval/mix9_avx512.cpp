@@ -43,6 +43,9 @@ struct Ops : ScalarOps {
             store(d + k * 32, _mm512_sub_epi16(_mm512_mulhi_epi16(wk, n), _mm512_mulhi_epi16(wk, o)));
         }
     }
+    static bool same32(const int16_t* a, const int16_t* b) {
+        return _mm512_cmpneq_epi16_mask(load(a), load(b)) == 0;
+    }
     static void add32(int16_t* dst, const int16_t* src) {
         store(dst, _mm512_add_epi16(load(dst), load(src)));
     }

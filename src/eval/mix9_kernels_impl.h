@@ -43,6 +43,11 @@ struct ScalarOps {
     static void add32(int16_t* dst, const int16_t* src) {
         for (int i = 0; i < 32; ++i) dst[i] = int16_t(dst[i] + src[i]);
     }
+    static bool same32(const int16_t* a, const int16_t* b) {
+        bool same = true;
+        for (int i = 0; i < 32; ++i) same &= a[i] == b[i];
+        return same;
+    }
     // g[0..31] += nw - old
     static void groupDelta32(int32_t* g, const int16_t* nw, const int16_t* old) {
         for (int i = 0; i < 32; ++i) g[i] += int32_t(nw[i]) - old[i];
@@ -117,9 +122,7 @@ void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta
     auto propagate = [&](int s) {
         int32_t* gs = a.group + a.groupOf[s] * 64;
         Ops::groupDelta32(gs + 32, fNew + 32, fOld + 32);
-        bool same = true;
-        for (int c = 0; c < 32; ++c) same &= fOld[c] == fNew[c];
-        if (same) return;
+        if (Ops::same32(fOld, fNew)) return;
         Ops::convDelta(w.dwWeight, fOld, fNew, delta);
         const int sx = s % n, sy = s / n;
         for (int ky = 0; ky < 3; ++ky) {
@@ -140,45 +143,42 @@ void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta
         }
     };
 
-    // The stone's own cell: all four codes change.
-    {
-        int16_t* ms = a.mapSum + cell * 64;
-        Ops::relu64(ms, fOld);
-        bool changed = false;
+    // Phase 1: new codes and codebook rows of the (up to 44) cells on the four lines, the
+    // stone's own cell first. The row loads are prefetched: they usually miss the cache.
+    struct Change {
+        int cell, dir, oldRow, newRow;
+    };
+    Change changes[44];
+    int changeNb = 0;
+    for (int pass = 0; pass < 2; ++pass)
         for (int d = 0; d < 4; ++d) {
-            int idx = d * cells + cell;
-            a.code[idx] += digitDelta * POW3[5];
-            uint16_t nr = w.mapping[d >> 1][a.code[idx]], orow = a.row[idx];
-            if (nr == orow) continue;
-            a.row[idx] = nr;
             const int16_t* cb = w.codebook[d >> 1];
-            Ops::rowDelta(ms, cb + nr * 64, cb + orow * 64);
-            changed = true;
+            const uint16_t* map = w.mapping[d >> 1];
+            for (int k = pass ? -5 : 0; k <= (pass ? 5 : 0); ++k) {
+                if (pass && k == 0) continue;
+                int cx = px + k * DX[d], cy = py + k * DY[d];
+                if (cx < 0 || cx >= n || cy < 0 || cy >= n) continue;
+                int c = cy * n + cx, idx = d * cells + c;
+                a.code[idx] += digitDelta * POW3[k + 5];
+                int nr = map[a.code[idx]], orow = a.row[idx];
+                if (nr == orow) continue;
+                a.row[idx] = uint16_t(nr);
+                __builtin_prefetch(cb + nr * 64);
+                __builtin_prefetch(cb + nr * 64 + 32);
+                changes[changeNb++] = {c, d, orow, nr};
+            }
         }
-        if (changed) {
-            Ops::relu64(ms, fNew);
-            propagate(cell);
+    // Phase 2: mapSum, then the conv of the 3x3 neighbourhood and the region sums.
+    for (int i = 0; i < changeNb;) {
+        const int c = changes[i].cell;
+        int16_t* ms = a.mapSum + c * 64;
+        Ops::relu64(ms, fOld);
+        for (; i < changeNb && changes[i].cell == c; ++i) {
+            const int16_t* cb = w.codebook[changes[i].dir >> 1];
+            Ops::rowDelta(ms, cb + changes[i].newRow * 64, cb + changes[i].oldRow * 64);
         }
-    }
-    // The other cells of the four lines: one code each.
-    for (int d = 0; d < 4; ++d) {
-        const int16_t* cb = w.codebook[d >> 1];
-        const uint16_t* map = w.mapping[d >> 1];
-        for (int k = -5; k <= 5; ++k) {
-            if (k == 0) continue;
-            int cx = px + k * DX[d], cy = py + k * DY[d];
-            if (cx < 0 || cx >= n || cy < 0 || cy >= n) continue;
-            int c = cy * n + cx, idx = d * cells + c;
-            a.code[idx] += digitDelta * POW3[k + 5];
-            uint16_t nr = map[a.code[idx]], orow = a.row[idx];
-            if (nr == orow) continue;
-            a.row[idx] = nr;
-            int16_t* ms = a.mapSum + c * 64;
-            Ops::relu64(ms, fOld);
-            Ops::rowDelta(ms, cb + nr * 64, cb + orow * 64);
-            Ops::relu64(ms, fNew);
-            propagate(c);
-        }
+        Ops::relu64(ms, fNew);
+        propagate(c);
     }
     for (int i = 0; i < touchedNb; ++i) {
         int t = touched[i];

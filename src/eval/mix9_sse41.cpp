@@ -45,6 +45,13 @@ struct Ops : ScalarOps {
                       _mm_sub_epi16(_mm_mulhi_epi16(wk, n[h]), _mm_mulhi_epi16(wk, o[h])));
             }
     }
+    static bool same32(const int16_t* a, const int16_t* b) {
+        __m128i x = _mm_or_si128(_mm_xor_si128(load(a), load(b)),
+                                 _mm_xor_si128(load(a + 8), load(b + 8)));
+        x = _mm_or_si128(x, _mm_or_si128(_mm_xor_si128(load(a + 16), load(b + 16)),
+                                         _mm_xor_si128(load(a + 24), load(b + 24))));
+        return _mm_testz_si128(x, x);
+    }
     static void add32(int16_t* dst, const int16_t* src) {
         for (int i = 0; i < 32; i += 8) store(dst + i, _mm_add_epi16(load(dst + i), load(src + i)));
     }
