@@ -84,30 +84,12 @@ void policyOnly(benchmark::State& state, SimdLevel level) {
     state.SetItemsProcessed(state.iterations());
 }
 
-// Value from scratch state: the stars of all 13 blocks recomputed (cold caches).
-void valueColdCaches(benchmark::State& state, SimdLevel level) {
-    if (!benchWeights()) return state.SkipWithError("synthetic network not found");
-    std::vector<std::unique_ptr<Mix9Evaluator>> evs;
-    for (int k = 0; k < 2; ++k) {
-        evs.push_back(std::make_unique<Mix9Evaluator>(benchWeights(), benchWeights(), N, level));
-        setupMidgame(*evs.back());
-        if (k) evs.back()->move(0, 0, BLACK);  // a different position: caches always miss
-    }
-    size_t i = 0;
-    for (auto _ : state) {
-        Mix9Evaluator& ev = *evs[i++ & 1];
-        benchmark::DoNotOptimize(ev.value(ev.moveCount() % 2 ? WHITE : BLACK));
-    }
-    state.SetItemsProcessed(state.iterations());
-}
-
 const int registered = [] {
     for (SimdLevel l : supportedSimdLevels()) {
         std::string n(simdName(l));
         benchmark::RegisterBenchmark(("Mix9_MoveValueUndo/" + n).c_str(), moveValueUndo, l);
         benchmark::RegisterBenchmark(("Mix9_MovePolicyUndo/" + n).c_str(), movePolicyUndo, l);
         benchmark::RegisterBenchmark(("Mix9_Policy/" + n).c_str(), policyOnly, l);
-        benchmark::RegisterBenchmark(("Mix9_ValueUncached/" + n).c_str(), valueColdCaches, l);
     }
     return 0;
 }();

@@ -75,14 +75,18 @@ struct ScalarOps {
                             const int32_t* bd, const float* pw, float pb, float* out) {
         for (int i = 0; i < nb; ++i) {
             const int16_t* cv = conv + list[i] * 32;
+            uint32_t acc[16];
+            for (int o = 0; o < 16; ++o) acc[o] = uint32_t(bd[o]);
+            for (int cp = 0; cp < 16; ++cp) {
+                int32_t v0 = cv[2 * cp] > 0 ? cv[2 * cp] : 0;
+                int32_t v1 = cv[2 * cp + 1] > 0 ? cv[2 * cp + 1] : 0;
+                const int16_t* wp = wd + cp * 32;
+                for (int o = 0; o < 16; ++o)
+                    acc[o] += uint32_t(wp[2 * o] * v0) + uint32_t(wp[2 * o + 1] * v1);
+            }
             float r[16];
             for (int o = 0; o < 16; ++o) {
-                uint32_t acc = uint32_t(bd[o]);
-                for (int c = 0; c < 32; ++c) {
-                    int32_t v = cv[c] > 0 ? cv[c] : 0;
-                    acc += uint32_t(wd[(c >> 1) * 32 + o * 2 + (c & 1)] * v);
-                }
-                int32_t s = int32_t(acc);
+                int32_t s = int32_t(acc[o]);
                 r[o] = float(s > 0 ? s : 0);
             }
             float lane[8], s4[4];
