@@ -111,6 +111,8 @@ void recomputeFromScratch(const Mix9Weights& w, int n, const uint8_t* digit,
 
 }  // namespace
 
+constexpr int LOG_DEPTH = 32;  // plies that can be taken back by copying
+
 struct Mix9Perspective {
     const Mix9Weights* w;
     uint8_t digitOf[2];  // digit of a BLACK / WHITE stone in this view
@@ -122,6 +124,7 @@ struct Mix9Perspective {
     ValueCache valueCache;
     PolicyCache policyCache;
     std::vector<std::pair<int16_t, uint8_t>> applied;  // moves reflected in acc
+    std::unique_ptr<UpdateLog[]> logs = std::make_unique<UpdateLog[]>(LOG_DEPTH);
     size_t synced = 0;  // applied[0, synced) is known to equal the evaluator's move list
 
     Mix9Perspective(const Mix9Weights* weights, Color toMove, int n)
@@ -142,6 +145,44 @@ struct Mix9Perspective {
         view.groupOf = groupOf.data();
         view.stamp = stamp.get();
         view.epoch = &epoch;
+    }
+
+    void invalidateLogs() {
+        for (int i = 0; i < LOG_DEPTH; ++i) logs[i].ply = -1;
+    }
+
+    // Takes back the last applied move: from its log when there is one, else by an update.
+    void takeBack(const Mix9Kernels& k) {
+        auto [cell, color] = applied.back();
+        int ply = int(applied.size()) - 1, digit = digitOf[color];
+        UpdateLog& log = logs[ply % LOG_DEPTH];
+        if (log.ply != ply) {
+            k.update(*w, view, cell, -digit, nullptr);
+        } else {
+            const int n = view.size, cells = n * n, px = cell % n, py = cell / n;
+            for (int d = 0; d < 4; ++d)
+                for (int s = -5; s <= 5; ++s) {
+                    int cx = px + s * DX[d], cy = py + s * DY[d];
+                    if (cx >= 0 && cx < n && cy >= 0 && cy < n)
+                        view.code[d * cells + cy * n + cx] -= digit * POW3[s + 5];
+                }
+            for (int i = 0; i < log.rowNb; ++i) view.row[log.rowIdx[i]] = log.rowOld[i];
+            for (int i = 0; i < log.srcNb; ++i)
+                std::memcpy(view.mapSum + log.srcCell[i] * 64, log.srcOld[i], sizeof log.srcOld[i]);
+            for (int i = 0; i < log.convNb; ++i)
+                std::memcpy(view.conv + log.convCell[i] * 32, log.convOld[i], sizeof log.convOld[i]);
+            std::memcpy(view.group, log.group, sizeof log.group);
+            log.ply = -1;
+        }
+        applied.pop_back();
+    }
+
+    void apply(const Mix9Kernels& k, int cell, uint8_t color) {
+        int ply = int(applied.size());
+        UpdateLog& log = logs[ply % LOG_DEPTH];
+        k.update(*w, view, cell, digitOf[color], &log);
+        log.ply = ply;
+        applied.emplace_back(int16_t(cell), color);
     }
 };
 
@@ -196,17 +237,11 @@ Mix9Perspective& Mix9Evaluator::sync(Color sideToMove) {
     if (extra > common + 8) {
         p.acc.copyFrom(p.empty);
         p.applied.clear();
+        p.invalidateLogs();
         common = 0;
     }
-    while (p.applied.size() > common) {
-        auto [cell, color] = p.applied.back();
-        kernels_->update(*p.w, p.view, cell, -int(p.digitOf[color]));
-        p.applied.pop_back();
-    }
-    for (size_t i = common; i < moves_.size(); ++i) {
-        kernels_->update(*p.w, p.view, moves_[i].cell, p.digitOf[moves_[i].color]);
-        p.applied.emplace_back(moves_[i].cell, moves_[i].color);
-    }
+    while (p.applied.size() > common) p.takeBack(*kernels_);
+    for (size_t i = common; i < moves_.size(); ++i) p.apply(*kernels_, moves_[i].cell, moves_[i].color);
     p.synced = moves_.size();
     return p;
 }
@@ -231,6 +266,7 @@ void Mix9Evaluator::recompute() {
             digit[c] = board_[c] == EMPTY ? 0 : p.digitOf[board_[c]];
         recomputeFromScratch(*p.w, size_, digit.data(), p.groupOf.data(), p.acc);
         p.applied.clear();
+        p.invalidateLogs();
         for (const Move& m : moves_) p.applied.emplace_back(m.cell, m.color);
         p.synced = moves_.size();
     }

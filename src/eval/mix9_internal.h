@@ -55,6 +55,22 @@ struct AccView {
     uint32_t* epoch = nullptr;       // current stamp value
 };
 
+constexpr int MAX_TOUCHED = 160;  // conv targets of one update: 145 at most
+
+// What one update overwrote, so that taking the move back is a few copies instead of a second
+// update (codes are restored by subtracting the stone again).
+struct UpdateLog {
+    int ply = -1;  // applied-move index this entry belongs to; -1 = none
+    int rowNb = 0, srcNb = 0, convNb = 0;
+    int rowIdx[44];
+    uint16_t rowOld[44];
+    int srcCell[41];
+    int convCell[MAX_TOUCHED];
+    alignas(64) int16_t srcOld[41][64];
+    alignas(64) int16_t convOld[MAX_TOUCHED][32];
+    alignas(64) int32_t group[9 * 64];
+};
+
 // Star-block outputs keyed by their 64 inputs (9 regions, then the 4 quadrants).
 struct ValueCache {
     bool valid[13] = {};
@@ -72,8 +88,10 @@ struct PolicyCache {
 
 struct Mix9Kernels {
     SimdLevel level;
-    // Adds (digitDelta > 0) or removes (< 0) a stone whose digit is |digitDelta| at `cell`.
-    void (*update)(const Mix9Weights& w, const AccView& a, int cell, int digitDelta);
+    // Adds (digitDelta > 0) or removes (< 0) a stone whose digit is |digitDelta| at `cell`;
+    // records the overwritten values in `log` when not null.
+    void (*update)(const Mix9Weights& w, const AccView& a, int cell, int digitDelta,
+                   UpdateLog* log);
     void (*value)(const Mix9Weights& w, const AccView& a, ValueCache& cache, int32_t out[3]);
     // board: Color per cell; writes out[cell] for the EMPTY cells.
     void (*policy)(const Mix9Weights& w, const AccView& a, PolicyCache& cache,

@@ -3,6 +3,8 @@
 // every function here is compiled once per instruction set, in its own namespace.
 // No include guard on purpose; no standard-library templates inside (see mix9_internal.h).
 
+#include <cstring>
+
 #ifndef MIX9_NS
 #error "define MIX9_NS before including mix9_kernels_impl.h"
 #endif
@@ -110,16 +112,21 @@ struct ScalarOps {
 // ---- Incremental update (doc step 11) -------------------------------------------------------
 
 template <class Ops>
-void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta) {
+void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta,
+                UpdateLog* log) {
     const int n = a.size, cells = n * n;
     const int px = cell % n, py = cell / n;
     alignas(64) int16_t fOld[64], fNew[64], delta[9 * 32];
-    int touched[256];  // <= 4 lines of 11 cells, widened by the 3x3 kernel: 156
+    int touched[MAX_TOUCHED];
     int touchedNb = 0;
     uint32_t ep = ++*a.epoch;
     if (ep == 0) {  // wrapped: forget every old stamp
         for (int i = 0; i < cells; ++i) a.stamp[i] = 0;
         ep = *a.epoch = 1;
+    }
+    if (log) {
+        log->rowNb = log->srcNb = log->convNb = 0;
+        std::memcpy(log->group, a.group, sizeof log->group);
     }
 
     // Propagates a changed mapSum of cell s (old ReLU in fOld, new one in fNew).
@@ -139,6 +146,10 @@ void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta
                 int16_t* ct = a.conv + t * 32;
                 if (a.stamp[t] != ep) {
                     a.stamp[t] = ep;
+                    if (log) {
+                        log->convCell[log->convNb] = t;
+                        std::memcpy(log->convOld[log->convNb++], ct, 32 * sizeof(int16_t));
+                    }
                     touched[touchedNb++] = t;
                     Ops::groupRelu32(a.group + a.groupOf[t] * 64, ct, -1);
                 }
@@ -167,6 +178,10 @@ void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta
                 int nr = map[a.code[idx]], orow = a.row[idx];
                 if (nr == orow) continue;
                 a.row[idx] = uint16_t(nr);
+                if (log) {
+                    log->rowIdx[log->rowNb] = idx;
+                    log->rowOld[log->rowNb++] = uint16_t(orow);
+                }
                 __builtin_prefetch(cb + nr * 64);
                 __builtin_prefetch(cb + nr * 64 + 32);
                 changes[changeNb++] = {c, d, orow, nr};
@@ -176,6 +191,10 @@ void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta
     for (int i = 0; i < changeNb;) {
         const int c = changes[i].cell;
         int16_t* ms = a.mapSum + c * 64;
+        if (log) {
+            log->srcCell[log->srcNb] = c;
+            std::memcpy(log->srcOld[log->srcNb++], ms, 64 * sizeof(int16_t));
+        }
         Ops::relu64(ms, fOld);
         for (; i < changeNb && changes[i].cell == c; ++i) {
             const int16_t* cb = w.codebook[changes[i].dir >> 1];
