@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <lz4frame.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -394,6 +395,22 @@ TEST(Mix9Incremental, RecomputeAndFullBoards) {
         EXPECT_EQ(b.draw, d.draw);
         for (int i = 0; i < n * n; ++i) ev.undo();
         EXPECT_TRUE(ev.checkAgainstRecompute()) << n;
+    }
+    // Long takebacks: the newest plies come back from the log, older ones by a reverse update.
+    for (SimdLevel level : supportedSimdLevels()) {
+        Mix9Evaluator ev(synthetic(), synthetic(), 15, level);
+        std::mt19937 rng(7);
+        std::vector<int> order(225);
+        for (int i = 0; i < 225; ++i) order[i] = i;
+        std::shuffle(order.begin(), order.end(), rng);
+        for (int i = 0; i < 80; ++i) ev.move(order[i] % 15, order[i] / 15, i % 2 ? WHITE : BLACK);
+        ev.value(BLACK);
+        ev.value(WHITE);
+        for (int i = 0; i < 40; ++i) ev.undo();
+        EXPECT_TRUE(ev.checkAgainstRecompute()) << simdName(level);
+        for (int i = 40; i < 60; ++i) ev.move(order[i] % 15, order[i] / 15, i % 2 ? WHITE : BLACK);
+        for (int i = 0; i < 5; ++i) ev.undo();
+        EXPECT_TRUE(ev.checkAgainstRecompute()) << simdName(level);
     }
     Mix9Evaluator ev(synthetic(), synthetic(), 15);
     EXPECT_THROW(ev.move(15, 0, BLACK), std::invalid_argument);
