@@ -93,6 +93,22 @@ void Board::refreshCell(Pos q) {
         c.p4[s] = Pattern4(tables_->p4[s][c.pcode[s]]);
         p4Count_[s][c.p4[s]]++;
     }
+    if (scores_) addScores(c, 1);
+}
+
+void Board::addScores(const Cell& c, int sign) {
+    for (int s = 0; s < COLOR_NB; s++) {
+        scoreSum_[s][0] += sign * scores_->score[s][0][c.pcode[s]];
+        scoreSum_[s][1] += sign * scores_->score[s][1][c.pcode[s]];
+    }
+}
+
+void Board::setScoreTable(const CellScoreTable* table) {
+    scores_ = table;
+    std::memset(scoreSum_, 0, sizeof(scoreSum_));
+    if (!scores_) return;
+    for (int i = 0; i < CELL_NB; i++)
+        if (cells_[i].piece == EMPTY) addScores(cells_[i], 1);
 }
 
 void Board::updateLines(Pos p, uint32_t bits, bool setting) {
@@ -108,10 +124,16 @@ void Board::updateLines(Pos p, uint32_t bits, bool setting) {
             refreshDirection(Pos(q), d);
             for (int s = 0; s < COLOR_NB; s++) {
                 p4Count_[s][c.p4[s]]--;
+                uint16_t old = c.pcode[s];
                 c.pcode[s] = pcodeOf(c.pattern[s][0], c.pattern[s][1], c.pattern[s][2],
                                      c.pattern[s][3]);
                 c.p4[s] = Pattern4(tables_->p4[s][c.pcode[s]]);
                 p4Count_[s][c.p4[s]]++;
+                if (scores_) {
+                    const int16_t(*t)[PCODE_NB] = scores_->score[s];
+                    scoreSum_[s][0] += t[0][c.pcode[s]] - t[0][old];
+                    scoreSum_[s][1] += t[1][c.pcode[s]] - t[1][old];
+                }
             }
         }
     }
@@ -121,6 +143,7 @@ void Board::place(Pos p, Color col) {
     Cell& c = cells_[p.idx];
     p4Count_[BLACK][c.p4[BLACK]]--;
     p4Count_[WHITE][c.p4[WHITE]]--;
+    if (scores_) addScores(c, -1);
     c.piece = col;
     c.p4[BLACK] = c.p4[WHITE] = NONE;
     updateLines(p, cellBits(col), true);
@@ -206,6 +229,7 @@ std::vector<Pos> Board::emptyCells() const {
 std::string Board::checkConsistency() const {
     std::ostringstream err;
     int count[COLOR_NB][PATTERN4_NB] = {};
+    int32_t sums[COLOR_NB][2] = {};
     uint64_t hash = side_ == WHITE ? ZOBRIST.side : 0;
     int stones = 0;
     for (int i = 0; i < CELL_NB; i++) {
@@ -253,12 +277,19 @@ std::string Board::checkConsistency() const {
             Pattern4 p4 = pattern4From({pt[0], pt[1], pt[2], pt[3]}, rule_ == Rule::RENJU && s == BLACK);
             if (p4 != c.p4[s]) err << "cell " << posToString(p) << " Pattern4\n";
             count[s][p4]++;
+            if (scores_) {
+                sums[s][0] += scores_->score[s][0][pc];
+                sums[s][1] += scores_->score[s][1][pc];
+            }
         }
     }
     for (int s = 0; s < COLOR_NB; s++)
         for (int k = 0; k < PATTERN4_NB; k++)
             if (count[s][k] != p4Count_[s][k])
                 err << "Pattern4 count " << pattern4Name(Pattern4(k)) << " side " << s << "\n";
+    for (int s = 0; s < COLOR_NB; s++)
+        for (int k = 0; k < 2; k++)
+            if (sums[s][k] != scoreSum_[s][k]) err << "score sum side " << s << " index " << k << "\n";
     if (hash != hash_) err << "hash\n";
     if (stones != stones_) err << "stone count\n";
     return err.str();

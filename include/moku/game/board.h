@@ -27,6 +27,13 @@ struct Cell {
     Pattern pattern[COLOR_NB][DIR_NB];
 };
 
+// Per-cell scores by pcode that the board sums over its empty cells on every move, so that an
+// evaluator reads a position's pattern score in O(1). score[c][0] is used when colour c is to
+// move, score[c][1] when it is not; the evaluator (eval layer) fills the table.
+struct CellScoreTable {
+    int16_t score[COLOR_NB][2][PCODE_NB];
+};
+
 // Which empty cells count as "near" a stone: offsets around each stone.
 struct CandidateRange {
     int square = 3;     // the (2s+1) x (2s+1) square around a stone
@@ -86,6 +93,13 @@ public:
     std::vector<Pos> emptyCells() const;
     Pos centre() const { return Pos(width_ / 2, height_ / 2); }
 
+    // Sets (or clears, with nullptr) the table whose scores the board sums; the table must
+    // outlive the board. Recomputes the sums.
+    void setScoreTable(const CellScoreTable* table);
+    const CellScoreTable* scoreTable() const { return scores_; }
+    // Sum over empty cells of score[c][toMoveIndex][pcode of c] (0 without a table).
+    int32_t scoreSum(Color c, int toMoveIndex) const { return scoreSum_[c][toMoveIndex]; }
+
     // Recomputes everything from the stones and compares it with the incremental state; returns
     // an empty string when they agree, otherwise what differs.
     std::string checkConsistency() const;
@@ -109,6 +123,8 @@ private:
     std::array<Cell, CELL_NB> cells_;
     uint32_t keys_[DIR_NB][CELL_NB];
     int p4Count_[COLOR_NB][PATTERN4_NB];
+    const CellScoreTable* scores_ = nullptr;
+    int32_t scoreSum_[COLOR_NB][2] = {};
     std::vector<Undo> history_;
 
     void place(Pos p, Color c);
@@ -116,6 +132,7 @@ private:
     void refreshCell(Pos p);
     void refreshDirection(Pos q, int d);
     void updateLines(Pos p, uint32_t bits, bool setting);
+    void addScores(const Cell& c, int sign);
 };
 
 uint64_t zobristKey(Color c, Pos p);

@@ -1,0 +1,95 @@
+// The classical evaluator: per-cell pattern scores summed incrementally by the board (looked up
+// by pcode, per rule and per colour to move), plus a threat term read from a small mask of the
+// strongest threats each side holds. Also the Pattern4 move-ordering scores the move picker
+// uses. Every number comes from ClassicalConfig: embedded defaults, overridable from
+// configs/config.toml ([classical] table).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "moku/eval/evaluator.h"
+#include "moku/game/board.h"
+
+namespace moku::eval {
+
+// Threat levels of one side, weakest first, from its board-wide Pattern4 counts.
+enum ThreatLevel : uint8_t {
+    THREAT_NONE, THREAT_FOUR, THREAT_DOUBLE_THREE, THREAT_FOUR_THREE, THREAT_FLEX4, THREAT_NB
+};
+
+struct ClassicalConfig {
+    // Value of one line pattern at an empty cell for the colour that could play there, when
+    // that colour is to move ([0]) and when it is not ([1]); indexed by game::Pattern.
+    std::array<std::array<int, game::PATTERN_NB>, 2> pattern;
+    // Extra value for the cell's Pattern4 (combinations of lines), same two cases.
+    std::array<std::array<int, game::PATTERN4_NB>, 2> pattern4;
+    // Threat term: own strongest threat level, opponent's strongest, and how much of the own
+    // value survives when the side to move must first block a five.
+    std::array<int, THREAT_NB> threatOwn;
+    std::array<int, THREAT_NB> threatOpp;
+    int threatBlockPercent;
+    // Move ordering: score of a move by its Pattern4 for the mover and for the opponent.
+    std::array<int, game::PATTERN4_NB> moveOwn;
+    std::array<int, game::PATTERN4_NB> moveOpp;
+    // Overall scale of the pattern sum, in percent (maps the sum onto the winrate logit).
+    int scalePercent;
+
+    static ClassicalConfig defaults();
+};
+
+// Tables built from a config for one rule.
+struct ClassicalTables {
+    game::CellScoreTable cells;
+    int16_t threat[2][THREAT_NB][THREAT_NB];  // [opponent has a five][own level][opp level]
+    int16_t moveOwn[game::PATTERN4_NB];
+    int16_t moveOpp[game::PATTERN4_NB];
+    int scalePercent;
+
+    ClassicalTables(const ClassicalConfig& cfg, Rule rule);
+};
+
+// Threat level of colour c from the board's Pattern4 counts.
+inline ThreatLevel threatLevel(const game::Board& b, Color c) {
+    using namespace game;
+    if (b.p4Count(c, B_FLEX4)) return THREAT_FLEX4;
+    if (b.p4Count(c, C_BLOCK4_FLEX3)) return THREAT_FOUR_THREE;
+    if (b.p4Count(c, F_FLEX3_2X)) return THREAT_DOUBLE_THREE;
+    if (b.p4Count(c, D_BLOCK4_PLUS) || b.p4Count(c, E_BLOCK4)) return THREAT_FOUR;
+    return THREAT_NONE;
+}
+
+class ClassicalEvaluator final : public Evaluator {
+public:
+    explicit ClassicalEvaluator(Rule rule, const ClassicalConfig& cfg = ClassicalConfig::defaults());
+
+    void attach(game::Board& board) override { board.setScoreTable(&tables_.cells); }
+    Value evaluate(const game::Board& board) override { return evaluateFast(board); }
+
+    // Requires attach(board) first.
+    Value evaluateFast(const game::Board& b) const {
+        Color us = b.sideToMove(), them = ~us;
+        int32_t sum = b.scoreSum(us, 0) - b.scoreSum(them, 1);
+        int oppFive = b.p4Count(them, game::A_FIVE) > 0;
+        int32_t v = sum * tables_.scalePercent / 100 +
+                    tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];
+        return Value(v > VALUE_EVAL_MAX ? VALUE_EVAL_MAX : v < -VALUE_EVAL_MAX ? -VALUE_EVAL_MAX : v);
+    }
+    // The from-scratch twin of evaluateFast (for tests): sums the table over every empty cell.
+    Value evaluateSlow(const game::Board& b) const;
+
+    // Move-ordering score of playing p for the side to move.
+    int moveScore(const game::Board& b, Pos p) const {
+        Color us = b.sideToMove();
+        return tables_.moveOwn[b.p4(p, us)] + tables_.moveOpp[b.p4(p, ~us)];
+    }
+    const ClassicalTables& tables() const { return tables_; }
+    Rule rule() const { return rule_; }
+
+private:
+    Rule rule_;
+    ClassicalTables tables_;
+};
+
+}  // namespace moku::eval

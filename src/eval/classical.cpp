@@ -1,0 +1,77 @@
+#include "moku/eval/classical.h"
+
+#include <algorithm>
+
+namespace moku::eval {
+
+using namespace moku::game;
+
+// The defaults follow threat strength: what a pattern lets its owner force. A line pattern is
+// worth more to the side to move (it can play it now) than to the waiting side (which will
+// meet a block first). Open threes and fours dominate; two-stone shapes are small positional
+// terms. Combinations that are double threats (four-three, double three) get their own bonus
+// on top of the line sum, and the threat term adds what the search would otherwise need a few
+// plies to see: a side holding a four-three point wins unless the other side can counter.
+ClassicalConfig ClassicalConfig::defaults() {
+    ClassicalConfig c;
+    //               DEAD OL B1 F1 B2 F2 F2A F2B B3 B3S F3 F3S B4 B4S F4  F5
+    c.pattern[0] = {0, 0, 1, 2, 5, 10, 14, 16, 14, 16, 40, 44, 26, 28, 200, 400};
+    c.pattern[1] = {0, 0, 1, 2, 4, 8, 9, 10, 8, 9, 18, 20, 14, 15, 40, 60};
+    //                A    B    C    D   E  F    G   H  I   J   K  L  FORBID NONE
+    c.pattern4[0] = {400, 300, 300, 40, 0, 200, 30, 0, 14, 10, 0, 0, 0, 0};
+    c.pattern4[1] = {60, 60, 100, 20, 0, 70, 16, 0, 8, 5, 0, 0, 0, 0};
+    //              NONE FOUR 3x3 4x3 FLEX4
+    c.threatOwn = {0, 20, 250, 800, 1500};
+    c.threatOpp = {0, 10, 100, 220, 160};
+    c.threatBlockPercent = 30;
+    //              A      B     C     D    E    F     G    H    I    J    K   L  FORBID NONE
+    c.moveOwn = {20000, 6000, 5000, 900, 500, 3000, 700, 450, 220, 160, 90, 60, 0, 0};
+    c.moveOpp = {12000, 3000, 2500, 350, 120, 1200, 400, 280, 130, 110, 45, 30, 0, 0};
+    c.scalePercent = 100;
+    return c;
+}
+
+ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule) : scalePercent(cfg.scalePercent) {
+    const PatternTables& pt = patternTables(rule);
+    for (int side = 0; side < COLOR_NB; side++)
+        for (int stm = 0; stm < 2; stm++)
+            for (int pc = 0; pc < PCODE_NB; pc++) {
+                Pattern4 p4 = Pattern4(pt.p4[side][pc]);
+                int v = cfg.pattern4[stm][p4];
+                // A forbidden point is no use to black: only its Pattern4 entry counts.
+                if (p4 != FORBID)
+                    for (Pattern p : pcodePatterns(uint16_t(pc))) v += cfg.pattern[stm][p];
+                cells.score[side][stm][pc] = int16_t(std::clamp(v, -32000, 32000));
+            }
+    for (int five = 0; five < 2; five++)
+        for (int own = 0; own < THREAT_NB; own++)
+            for (int opp = 0; opp < THREAT_NB; opp++) {
+                int o = cfg.threatOwn[own];
+                if (five) o = o * cfg.threatBlockPercent / 100;
+                threat[five][own][opp] = int16_t(std::clamp(o - cfg.threatOpp[opp], -32000, 32000));
+            }
+    for (int k = 0; k < PATTERN4_NB; k++) {
+        moveOwn[k] = int16_t(std::clamp(cfg.moveOwn[k], -32000, 32000));
+        moveOpp[k] = int16_t(std::clamp(cfg.moveOpp[k], -32000, 32000));
+    }
+}
+
+ClassicalEvaluator::ClassicalEvaluator(Rule rule, const ClassicalConfig& cfg) : rule_(rule), tables_(cfg, rule) {}
+
+Value ClassicalEvaluator::evaluateSlow(const Board& b) const {
+    Color us = b.sideToMove(), them = ~us;
+    int32_t sum = 0;
+    for (int y = 0; y < b.height(); y++)
+        for (int x = 0; x < b.width(); x++) {
+            Pos p(x, y);
+            if (!b.isEmpty(p)) continue;
+            sum += tables_.cells.score[us][0][b.cell(p).pcode[us]];
+            sum -= tables_.cells.score[them][1][b.cell(p).pcode[them]];
+        }
+    int oppFive = b.p4Count(them, A_FIVE) > 0;
+    int32_t v = sum * tables_.scalePercent / 100 +
+                tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];
+    return Value(std::clamp<int32_t>(v, -VALUE_EVAL_MAX, VALUE_EVAL_MAX));
+}
+
+}  // namespace moku::eval

@@ -1,0 +1,86 @@
+#include "moku/eval/classical_config.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace moku::eval {
+
+namespace {
+
+template <size_t N>
+void readArray(const toml::table& t, const char* key, std::array<int, N>& out) {
+    const toml::node* n = t.get(key);
+    if (!n) return;
+    const toml::array* a = n->as_array();
+    if (!a || a->size() != N)
+        throw std::runtime_error(std::string("classical.") + key + ": expected an array of " +
+                                 std::to_string(N) + " integers");
+    for (size_t i = 0; i < N; i++) {
+        auto v = (*a)[i].value<int64_t>();
+        if (!v || *v < -30000 || *v > 30000)
+            throw std::runtime_error(std::string("classical.") + key + "[" + std::to_string(i) +
+                                     "]: expected an integer in -30000..30000");
+        out[i] = int(*v);
+    }
+}
+
+void readInt(const toml::table& t, const char* key, int& out, int lo, int hi) {
+    const toml::node* n = t.get(key);
+    if (!n) return;
+    auto v = n->value<int64_t>();
+    if (!v || *v < lo || *v > hi)
+        throw std::runtime_error(std::string("classical.") + key + ": expected an integer in " +
+                                 std::to_string(lo) + ".." + std::to_string(hi));
+    out = int(*v);
+}
+
+template <size_t N>
+void writeArray(std::ostream& out, const char* key, const std::array<int, N>& a) {
+    out << key << " = [";
+    for (size_t i = 0; i < N; i++) out << (i ? ", " : "") << a[i];
+    out << "]\n";
+}
+
+}  // namespace
+
+ClassicalConfig loadClassicalConfig(const toml::table& doc, ClassicalConfig c) {
+    const toml::table* t = &doc;
+    if (const toml::table* sub = doc["classical"].as_table()) t = sub;
+    readArray(*t, "pattern_to_move", c.pattern[0]);
+    readArray(*t, "pattern_waiting", c.pattern[1]);
+    readArray(*t, "pattern4_to_move", c.pattern4[0]);
+    readArray(*t, "pattern4_waiting", c.pattern4[1]);
+    readArray(*t, "threat_own", c.threatOwn);
+    readArray(*t, "threat_opponent", c.threatOpp);
+    readInt(*t, "threat_block_percent", c.threatBlockPercent, 0, 100);
+    readArray(*t, "move_own", c.moveOwn);
+    readArray(*t, "move_opponent", c.moveOpp);
+    readInt(*t, "scale_percent", c.scalePercent, 1, 1000);
+    return c;
+}
+
+ClassicalConfig loadClassicalConfigFile(const std::string& path) {
+    try {
+        return loadClassicalConfig(toml::parse_file(path));
+    } catch (const toml::parse_error& e) {
+        throw std::runtime_error(path + ": " + std::string(e.description()));
+    }
+}
+
+std::string classicalConfigToToml(const ClassicalConfig& c) {
+    std::ostringstream out;
+    out << "[classical]\n";
+    writeArray(out, "pattern_to_move", c.pattern[0]);
+    writeArray(out, "pattern_waiting", c.pattern[1]);
+    writeArray(out, "pattern4_to_move", c.pattern4[0]);
+    writeArray(out, "pattern4_waiting", c.pattern4[1]);
+    writeArray(out, "threat_own", c.threatOwn);
+    writeArray(out, "threat_opponent", c.threatOpp);
+    out << "threat_block_percent = " << c.threatBlockPercent << "\n";
+    writeArray(out, "move_own", c.moveOwn);
+    writeArray(out, "move_opponent", c.moveOpp);
+    out << "scale_percent = " << c.scalePercent << "\n";
+    return out.str();
+}
+
+}  // namespace moku::eval
