@@ -1,50 +1,87 @@
-// A one-ply searcher: wins at once, blocks the opponent's five, otherwise takes the move with
-// the best Pattern4 for either side.
+// The Searcher facade: opening moves, then one worker's iterative deepening on a shared
+// transposition table.
+#include <algorithm>
 #include <chrono>
 
 #include "moku/search/search.h"
+#include "worker.h"
 
 namespace moku::search {
 
 using namespace moku::game;
 
-Searcher::Searcher() = default;
+struct Searcher::Impl {
+    TranspositionTable tt{size_t(16) << 20};
+    std::unique_ptr<Worker> worker;
+};
+
+Searcher::Searcher() : impl_(std::make_unique<Impl>()) {
+    impl_->worker = std::make_unique<Worker>(impl_->tt, stopFlag_);
+}
 Searcher::~Searcher() = default;
 
 void Searcher::stop() { stopFlag_ = true; }
-void Searcher::newGame() {}
 
-SearchResult Searcher::think(const Board& board, const Limits&, const IterationCallback& onIteration) {
+void Searcher::newGame() {
+    impl_->tt.clear();
+    impl_->worker->clearHistory();
+}
+
+void Searcher::setHashSize(size_t bytes) { impl_->tt.resize(bytes); }
+size_t Searcher::hashSize() const { return impl_->tt.sizeBytes(); }
+void Searcher::clearHash() { impl_->tt.clear(); }
+void Searcher::setClassicalConfig(const eval::ClassicalConfig& cfg) { impl_->worker->setEvalConfig(cfg); }
+
+namespace {
+
+// The first moves need no search: the centre on an empty board, and next to a lone stone the
+// diagonal neighbour nearest the centre.
+Pos openingMove(const Board& b) {
+    if (b.stoneCount() == 0) {
+        if (b.isEmpty(b.centre()) && b.ply() == 0) return b.centre();
+        return b.stoneCount() == 0 && b.isEmpty(b.centre()) ? b.centre() : POS_NONE;
+    }
+    if (b.stoneCount() != 1) return POS_NONE;
+    Pos stone = POS_NONE;
+    for (int y = 0; y < b.height() && stone == POS_NONE; y++)
+        for (int x = 0; x < b.width(); x++)
+            if (b.piece(Pos(x, y)) == BLACK || b.piece(Pos(x, y)) == WHITE) stone = Pos(x, y);
+    Pos best = POS_NONE;
+    int bestDist = 1 << 30;
+    const int diag[8][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+    for (auto& d : diag) {
+        int x = stone.x() + d[0], y = stone.y() + d[1];
+        if (!b.onBoard(x, y)) continue;
+        int cx = x - b.width() / 2, cy = y - b.height() / 2;
+        int dist = cx * cx + cy * cy + (d[0] && d[1] ? 0 : 1000);  // diagonals first
+        if (dist < bestDist) bestDist = dist, best = Pos(x, y);
+    }
+    return best;
+}
+
+}  // namespace
+
+SearchResult Searcher::think(const Board& board, const Limits& limits, const IterationCallback& onIteration) {
     auto start = std::chrono::steady_clock::now();
     stopFlag_ = false;
-    Board b = board;
-    Color us = b.sideToMove();
-    SearchResult r;
-    std::vector<Pos> moves = b.candidates();
-    if (moves.empty()) moves = b.emptyCells();
-    if (b.stoneCount() == 0 && b.isEmpty(b.centre())) moves = {b.centre()};
-    int best = -1;
-    for (Pos p : moves) {
-        if (!b.isLegal(p)) continue;
-        // Lower Pattern4 is stronger: own threats weigh a little more than blocking.
-        int own = PATTERN4_NB - b.p4(p, us), opp = PATTERN4_NB - b.p4(p, ~us);
-        int score = b.p4(p, us) == A_FIVE ? 1000 : b.p4(p, ~us) == A_FIVE ? 900 : own * 3 + opp * 2;
-        r.nodes++;
-        if (score > best) best = score, r.bestMove = p;
+    Pos opening = board.rule() == Rule::RENJU && board.stoneCount() == 1 && board.sideToMove() == BLACK
+                      ? POS_NONE
+                      : openingMove(board);
+    if (opening != POS_NONE) {
+        SearchResult r;
+        r.bestMove = opening;
+        r.score = VALUE_ZERO;
+        r.depth = 1;
+        r.pv = {opening};
+        r.ranked = {{opening, VALUE_ZERO}};
+        r.timeMs = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::steady_clock::now() - start).count();
+        if (onIteration) onIteration({1, 1, 0, r.score, 0, r.timeMs, r.pv});
+        return r;
     }
-    if (r.bestMove == POS_NONE)  // every nearby point is forbidden: any legal point will do
-        for (Pos p : b.emptyCells())
-            if (b.isLegal(p)) {
-                r.bestMove = p;
-                break;
-            }
-    r.depth = 1;
-    r.score = VALUE_ZERO;
-    if (r.bestMove != POS_NONE) r.pv = {r.bestMove};
-    r.timeMs = std::chrono::duration_cast<std::chrono::milliseconds>(
-                   std::chrono::steady_clock::now() - start).count();
-    if (onIteration) onIteration({1, 1, 0, r.score, r.nodes, r.timeMs, r.pv});
-    return r;
+    Worker& w = *impl_->worker;
+    w.setPosition(board);
+    return w.iterate(limits, onIteration);
 }
 
 }  // namespace moku::search

@@ -13,6 +13,10 @@
 #include "moku/core/types.h"
 #include "moku/game/board.h"
 
+namespace moku::eval {
+struct ClassicalConfig;
+}
+
 namespace moku::search {
 
 // What the manager told us about time (milliseconds, as INFO sends them).
@@ -70,8 +74,17 @@ public:
 
     void newGame();  // forget everything learnt about earlier games (hash, history)
 
+    // Transposition table size in bytes (rounded down to a power of two buckets); clears it.
+    void setHashSize(size_t bytes);
+    size_t hashSize() const;
+    void clearHash();
+    // Classical evaluation weights (e.g. from configs/config.toml); defaults are embedded.
+    void setClassicalConfig(const eval::ClassicalConfig& cfg);
+
 private:
+    struct Impl;
     std::atomic<bool> stopFlag_{false};
+    std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace moku::search

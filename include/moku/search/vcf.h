@@ -1,0 +1,23 @@
+// The VCF solver (victory by continuous fours): the attacker plays only fours, the defender only
+// its forced reply; a defender's four made by that reply must be answered at once. Renju: black
+// never plays a forbidden point, and a forced white four on a black forbidden point wins.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "moku/game/board.h"
+
+namespace moku::search {
+
+struct VcfResult {
+    bool win = false;
+    std::vector<Pos> line;  // attacker and defender moves alternating, ending in the five
+    uint64_t nodes = 0;
+};
+
+// Does the side to move of `board` win by continuous fours within `maxAttackerMoves`
+// (including the final five)? Stops after `maxNodes` nodes (0 = no limit), returning no win.
+VcfResult solveVcf(const game::Board& board, int maxAttackerMoves = 120, uint64_t maxNodes = 0);
+
+}  // namespace moku::search

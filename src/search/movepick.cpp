@@ -1,0 +1,70 @@
+// Move generation and ordering: under a five threat only the block, under an open-three (four
+// point) threat only the defences and our own fours, otherwise every candidate cell; ordered by
+// the TT move, Pattern4 scores for both sides, killers and history.
+#include "worker.h"
+
+namespace moku::search {
+
+using namespace moku::game;
+
+bool Worker::isLegal(Pos p) {
+    if (board.piece(p) != EMPTY) return false;
+    if (board.rule() == Rule::RENJU && board.sideToMove() == BLACK && board.p4(p, BLACK) == FORBID)
+        return !board.isForbidden(p);
+    return true;
+}
+
+void Worker::generate(MoveList& list, Pos ttMove, int ply) {
+    Color us = board.sideToMove(), them = ~us;
+    list.size = 0;
+    if (board.p4Count(them, A_FIVE)) {
+        Pos f = findFivePoint(them, board.lastMove());
+        if (f != POS_NONE && isLegal(f)) list.add(f, 1);
+        return;
+    }
+    const StackEntry& st = stack_[ply];
+    auto score = [&](Pos p) {
+        if (p == ttMove) return 1 << 30;
+        int s = eval_->moveScore(board, p) + history_[us][p.idx] / 16;
+        if (p == st.killers[0]) s += 400;
+        else if (p == st.killers[1]) s += 300;
+        return s;
+    };
+    if (board.p4Count(them, B_FLEX4)) {
+        // The opponent threatens an open four: block one of its four points, or gain a tempo
+        // with a four of our own.
+        for (int y = 0; y < board.height(); y++)
+            for (int x = 0; x < board.width(); x++) {
+                Pos p(x, y);
+                if (board.piece(p) != EMPTY) continue;
+                Pattern4 mine = board.p4(p, us), theirs = board.p4(p, them);
+                bool defend = theirs <= E_BLOCK4;
+                if (!defend && theirs == FORBID)
+                    for (int d = 0; d < DIR_NB; d++) {
+                        Pattern pt = board.cell(p).pattern[them][d];
+                        defend |= pt == F4 || pt == B4 || pt == B4S;
+                    }
+                bool attack = mine <= E_BLOCK4 || mine == FORBID;
+                if ((defend || attack) && isLegal(p)) {
+                    // A FORBID-candidate cell that is legal but makes no four is no attack.
+                    if (!defend && mine == FORBID) {
+                        bool four = false;
+                        for (int d = 0; d < DIR_NB; d++) {
+                            Pattern pt = board.cell(p).pattern[us][d];
+                            four |= pt == F4 || pt == B4 || pt == B4S;
+                        }
+                        if (!four) continue;
+                    }
+                    list.add(p, score(p));
+                }
+            }
+        if (list.size) return;
+    }
+    for (int y = 0; y < board.height(); y++)
+        for (int x = 0; x < board.width(); x++) {
+            Pos p(x, y);
+            if (board.isCandidate(p) && isLegal(p)) list.add(p, score(p));
+        }
+}
+
+}  // namespace moku::search

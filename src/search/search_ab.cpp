@@ -1,0 +1,305 @@
+// PVS alpha-beta with iterative deepening, aspiration windows and Stockfish-style pruning,
+// the quiescence search (forced blocks and VCF at the leaves), and the root move handling.
+#include <algorithm>
+#include <cmath>
+
+#include "worker.h"
+
+namespace moku::search {
+
+using namespace moku::game;
+
+namespace {
+
+struct LmrTable {
+    float r[64][64];
+    LmrTable() {
+        for (int d = 0; d < 64; d++)
+            for (int m = 0; m < 64; m++)
+                r[d][m] = d && m ? float(0.3 + std::log(d) * std::log(m) / 2.0) : 0.f;
+    }
+};
+const LmrTable LMR;
+
+Depth reduction(Depth depth, int moveCount) {
+    return LMR.r[std::min(int(depth), 63)][std::min(moveCount, 63)];
+}
+
+Value valueToTT(Value v, int ply) {
+    return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
+}
+Value valueFromTT(Value v, int ply) {
+    if (v == VALUE_NONE) return v;
+    return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
+}
+
+constexpr int QVCF_DEPTH = 8;           // attacker moves a leaf VCF may use
+constexpr uint64_t QVCF_NODES = 3000;   // and nodes
+constexpr int HISTORY_MAX = 16384;
+
+}  // namespace
+
+Worker::Worker(TranspositionTable& tt, std::atomic<bool>& stop)
+    : board(15, 15, Rule::FREESTYLE), tt_(tt), stop_(stop) {
+    clearHistory();
+}
+
+void Worker::clearHistory() {
+    std::memset(history_, 0, sizeof(history_));
+    vcfHash_.clear();
+}
+
+void Worker::setPosition(const Board& b) {
+    // A tighter candidate area than the board's default: the search looks at cells within two
+    // steps of a stone, or three along its lines.
+    board = Board(b.width(), b.height(), b.rule(), CandidateRange{2, 3});
+    for (Pos p : b.moves())
+        if (p != POS_PASS) board.move(p, b.piece(p));
+    if (board.sideToMove() != b.sideToMove()) board.move(POS_PASS, ~b.sideToMove());
+    if (!eval_ || eval_->rule() != b.rule()) eval_ = std::make_unique<eval::ClassicalEvaluator>(b.rule(), evalConfig);
+    eval_->attach(board);
+}
+
+void Worker::setEvalConfig(const eval::ClassicalConfig& cfg) {
+    evalConfig = cfg;
+    eval_.reset();
+}
+
+void Worker::poll() {
+    if (limits_.maxNodes && nodes >= limits_.maxNodes) stop_ = true;
+    if (timeLimited_ && time_.hardStop()) stop_ = true;
+}
+
+void Worker::updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount) {
+    Color us = board.sideToMove();
+    int bonus = std::min(int(depth * depth * 32), 4000);
+    auto adjust = [&](Pos p, int b) {
+        int& h = history_[us][p.idx];
+        h += b - h * std::abs(b) / HISTORY_MAX;
+    };
+    adjust(best, bonus);
+    for (int i = 0; i < triedCount; i++) adjust(tried[i], -bonus);
+    StackEntry& st = stack_[ply];
+    if (st.killers[0] != best) st.killers[1] = st.killers[0], st.killers[0] = best;
+}
+
+Value Worker::qsearch(Value alpha, Value beta, int ply) {
+    if (ply > selDepth_) selDepth_ = ply;
+    Value qw = quickWin(ply);
+    if (qw != VALUE_NONE) return qw;
+    if (ply >= MAX_PLY - 8) return eval_->evaluateFast(board);
+    Color us = board.sideToMove(), them = ~us;
+    if (board.p4Count(them, A_FIVE)) {
+        // A forced block costs no depth.
+        Pos f = findFivePoint(them, board.lastMove());
+        if (f == POS_NONE || !isLegal(f)) return matedIn(ply + 2);
+        makeMove(f);
+        Value v = -qsearch(-beta, -alpha, ply + 1);
+        undoMove();
+        return v;
+    }
+    Value eval = eval_->evaluateFast(board);
+    if (eval >= beta) return eval;
+    bool fours = board.p4Count(us, C_BLOCK4_FLEX3) || board.p4Count(us, D_BLOCK4_PLUS) ||
+                 board.p4Count(us, E_BLOCK4);
+    if (fours && !stop_.load(std::memory_order_relaxed)) {
+        vcfLen_ = 0;
+        vcfAborted_ = false;
+        vcfNodeLimit_ = nodes + QVCF_NODES;
+        bool win = vcf(QVCF_DEPTH, ply);
+        vcfNodeLimit_ = 0;
+        if (win) return mateIn(ply + int(vcfLine_.size()));
+    }
+    return eval;
+}
+
+template <bool PV>
+Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode) {
+    if (PV) pvLen_[ply] = 0;
+    if (ply > selDepth_) selDepth_ = ply;
+    Value qw = quickWin(ply);
+    if (qw != VALUE_NONE) return qw;
+    if (board.full()) return VALUE_DRAW;
+    if (depth <= 0) return qsearch(alpha, beta, ply);
+    if (ply >= MAX_PLY - 8) return eval_->evaluateFast(board);
+    if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+
+    alpha = std::max(alpha, matedIn(ply));
+    beta = std::min(beta, mateIn(ply + 1));
+    if (alpha >= beta) return alpha;
+
+    Color us = board.sideToMove(), them = ~us;
+    StackEntry& st = stack_[ply];
+    Pos excluded = st.excluded;
+    uint64_t key = board.hash();
+    if (excluded != POS_NONE) key ^= zobristKey(WHITE, excluded) * 0x9E3779B97F4A7C15ull + 1;
+    TTData tte;
+    bool ttHit = tt_.probe(key, tte);
+    Value ttValue = ttHit ? valueFromTT(tte.value, ply) : VALUE_NONE;
+    Pos ttMove = ttHit && tte.move.valid() && board.isEmpty(tte.move) ? tte.move : POS_NONE;
+    if (!PV && ttHit && tte.depth >= depth && ttValue != VALUE_NONE &&
+        (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        return ttValue;
+
+    int oppFives = board.p4Count(them, A_FIVE);
+    bool oppThreat = oppFives || board.p4Count(them, B_FLEX4);
+    Value eval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval_->evaluateFast(board);
+    st.staticEval = eval;
+    bool improving = ply >= 2 && stack_[ply - 2].staticEval != VALUE_NONE &&
+                     eval > stack_[ply - 2].staticEval;
+
+    if (!PV && !oppThreat && excluded == POS_NONE) {
+        // Razoring: far below alpha, only a VCF can save this node.
+        if (depth < 3 && eval + 200 + 150 * depth < alpha) {
+            Value v = qsearch(alpha - 1, alpha, ply);
+            if (v < alpha) return v;
+        }
+        // Futility: far above beta with little depth left.
+        if (depth < 6 && eval - (90 * depth - 40 * improving) >= beta && eval < VALUE_EVAL_MAX)
+            return eval;
+        // Null move (a pass), never when the opponent has a five point or an open-four point.
+        if (cutNode && depth >= 3 && eval >= beta && board.lastMove() != POS_PASS) {
+            Depth r = 2.5f + depth / 4;
+            st.move = POS_PASS;
+            board.move(POS_PASS);
+            nodes++;
+            Value v = -search<false>(-beta, -beta + 1, depth - r, ply + 1, false);
+            board.undo();
+            if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+            if (v >= beta) return isMate(v) ? beta : v;
+        }
+    }
+    // Internal iterative reductions: without a hash move this node is probably less important.
+    if (ttMove == POS_NONE && depth >= 4 && (PV || cutNode)) depth -= 1;
+
+    MoveList list;
+    generate(list, ttMove, ply);
+    if (list.size == 0) {
+        if (excluded != POS_NONE) return alpha;
+        return oppFives ? matedIn(ply + 2) : VALUE_DRAW;
+    }
+
+    Value best = -VALUE_INFINITE;
+    Pos bestMove = POS_NONE;
+    int moveCount = 0;
+    Pos tried[64];
+    int triedCount = 0;
+    for (int i = 0; i < list.size; i++) {
+        // Selection sort: most nodes cut off after a few moves.
+        int bi = i;
+        for (int j = i + 1; j < list.size; j++)
+            if (list.moves[j].score > list.moves[bi].score) bi = j;
+        std::swap(list.moves[i], list.moves[bi]);
+        Pos m = list.moves[i].pos;
+        if (m == excluded) continue;
+        moveCount++;
+        Pattern4 mine = board.p4(m, us), theirs = board.p4(m, them);
+        bool forcing = mine <= H_FLEX3 || theirs <= G_FLEX3_PLUS || oppThreat;
+
+        // Move-count pruning of quiet late moves.
+        if (!PV && best > VALUE_MATED_IN_MAX_PLY && !forcing && depth < 8 &&
+            moveCount > (4 + int(depth * depth)) * (improving ? 2 : 1) / 2)
+            continue;
+
+        Depth ext = 0;
+        if (m == ttMove && depth >= 6 && excluded == POS_NONE && (tte.bound & BOUND_LOWER) &&
+            tte.depth >= depth - 3 && !isMate(ttValue) && ply < 2 * int(rootDepth_)) {
+            // Singular extension: is the hash move much better than every other move?
+            Value sBeta = ttValue - Value(4 * depth);
+            st.excluded = m;
+            Value v = search<false>(sBeta - 1, sBeta, (depth - 1) / 2, ply, cutNode);
+            st.excluded = POS_NONE;
+            if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+            if (v < sBeta) ext = 1;
+            else if (sBeta >= beta) return sBeta;  // multi-cut
+        } else if (oppFives) {
+            ext = 0.75f;  // a reply to the opponent's four: the line is forced
+        }
+        Depth newDepth = depth - 1 + ext;
+
+        st.move = m;
+        if (PV) pvLen_[ply + 1] = 0;
+        makeMove(m);
+        tt_.prefetch(board.hash());
+        Value v;
+        if (depth >= 2 && moveCount > 1 + PV && !forcing) {
+            Depth r = reduction(depth, moveCount);
+            if (cutNode) r += 1;
+            if (!improving) r += 0.5f;
+            r -= float(history_[us][m.idx]) / 8192;
+            Depth d = std::clamp(newDepth - r, Depth(1), newDepth);
+            v = -search<false>(-alpha - 1, -alpha, d, ply + 1, true);
+            if (v > alpha && d < newDepth) v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+        } else if (!PV || moveCount > 1) {
+            v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+        }
+        if (PV && (moveCount == 1 || (v > alpha && v < beta)))
+            v = -search<true>(-beta, -alpha, newDepth, ply + 1, false);
+        undoMove();
+        if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                bestMove = m;
+                if (PV) {
+                    pv_[ply][0] = m;
+                    std::copy(pv_[ply + 1], pv_[ply + 1] + pvLen_[ply + 1], pv_[ply] + 1);
+                    pvLen_[ply] = pvLen_[ply + 1] + 1;
+                }
+                if (v >= beta) break;
+                alpha = v;
+            }
+        }
+        if (m != bestMove && triedCount < 64) tried[triedCount++] = m;
+    }
+    if (moveCount == 0) return excluded != POS_NONE ? alpha : VALUE_DRAW;
+    if (best >= beta && bestMove != POS_NONE) updateHistory(bestMove, depth, ply, tried, triedCount);
+    if (excluded == POS_NONE) {
+        Bound bound = best >= beta ? BOUND_LOWER : PV && bestMove != POS_NONE ? BOUND_EXACT : BOUND_UPPER;
+        tt_.store(key, bestMove, valueToTT(best, ply), eval, depth, bound, PV);
+    }
+    return best;
+}
+
+Value Worker::rootSearch(Value alpha, Value beta, Depth depth) {
+    Value best = -VALUE_INFINITE;
+    pvLen_[0] = 0;
+    for (size_t i = pvIdx_; i < rootMoves_.size(); i++) {
+        RootMove& rm = rootMoves_[i];
+        stack_[0].move = rm.pos;
+        selDepth_ = 0;
+        makeMove(rm.pos);
+        Value v;
+        Depth newDepth = depth - 1;
+        if (i == size_t(pvIdx_)) {
+            v = -search<true>(-beta, -alpha, newDepth, 1, false);
+        } else {
+            Pattern4 mine = board.p4(rm.pos, ~board.sideToMove());
+            Depth r = depth >= 3 && i - pvIdx_ >= 4 && mine > H_FLEX3 ? reduction(depth, int(i - pvIdx_)) / 2 : 0;
+            v = -search<false>(-alpha - 1, -alpha, newDepth - r, 1, true);
+            if (v > alpha && r > 0) v = -search<false>(-alpha - 1, -alpha, newDepth, 1, true);
+            if (v > alpha && v < beta) v = -search<true>(-beta, -alpha, newDepth, 1, false);
+        }
+        undoMove();
+        if (stop_.load(std::memory_order_relaxed)) break;
+        if (i == size_t(pvIdx_) || v > alpha) {
+            rm.score = v;
+            rm.selDepth = selDepth_;
+            rm.pv.assign(1, rm.pos);
+            rm.pv.insert(rm.pv.end(), pv_[1], pv_[1] + pvLen_[1]);
+        } else {
+            rm.score = -VALUE_INFINITE;
+        }
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                if (v >= beta) break;
+                alpha = v;
+            }
+        }
+    }
+    return best;
+}
+
+}  // namespace moku::search

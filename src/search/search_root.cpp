@@ -1,0 +1,147 @@
+// Iterative deepening at the root: root move list, a quick VCF check, aspiration windows,
+// multi-PV, time decisions and the choice of the final move.
+#include <algorithm>
+
+#include "worker.h"
+
+namespace moku::search {
+
+using namespace moku::game;
+
+SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIteration) {
+    limits_ = limits;
+    nodes = 0;
+    int empty = board.width() * board.height() - board.stoneCount();
+    time_.start(limits.time, empty, limits.infinite);
+    timeLimited_ = !limits.infinite && time_.budget().limited;
+    tt_.newSearch();
+    for (StackEntry& s : stack_) s = StackEntry{};
+
+    SearchResult result;
+    auto finish = [&](SearchResult& r) {
+        r.nodes = nodes;
+        r.timeMs = time_.elapsedMs();
+        return r;
+    };
+
+    // Root moves, in the picker's order.
+    TTData tte;
+    Pos ttMove = tt_.probe(board.hash(), tte) && tte.move.valid() && board.isEmpty(tte.move) ? tte.move : POS_NONE;
+    MoveList list;
+    generate(list, ttMove, 0);
+    std::stable_sort(list.moves, list.moves + list.size,
+                     [](const ScoredMove& a, const ScoredMove& b) { return a.score > b.score; });
+    rootMoves_.clear();
+    for (int i = 0; i < list.size; i++) {
+        RootMove rm;
+        rm.pos = list.moves[i].pos;
+        rootMoves_.push_back(rm);
+    }
+    if (rootMoves_.empty()) {
+        // Nothing sensible is legal (a lost renju position or no candidates): any legal cell.
+        for (int y = 0; y < board.height() && result.bestMove == POS_NONE; y++)
+            for (int x = 0; x < board.width(); x++)
+                if (isLegal(Pos(x, y))) {
+                    result.bestMove = Pos(x, y);
+                    break;
+                }
+        result.score = board.p4Count(~board.sideToMove(), A_FIVE) ? matedIn(2) : VALUE_DRAW;
+        if (result.bestMove != POS_NONE) result.pv = {result.bestMove};
+        return finish(result);
+    }
+
+    // A win by fours needs no alpha-beta: look for one first, within a node budget that the
+    // clock can afford (fixed when there is no clock, so that bench stays deterministic).
+    Value qw = quickWin(0);
+    if (qw == VALUE_NONE || qw > 0) {
+        uint64_t budget = timeLimited_ ? uint64_t(std::clamp<int64_t>(time_.budget().maximumMs * 200, 500, 400000))
+                                       : 200000;
+        if (limits.maxNodes) budget = std::min<uint64_t>(budget, limits.maxNodes);
+        std::vector<Pos> line;
+        if (vcfRoot(120, budget, line) && !line.empty() && isLegal(line[0])) {
+            result.bestMove = line[0];
+            result.score = mateIn(int(line.size()));
+            result.pv = line;
+            result.depth = 1;
+            result.ranked = {{line[0], result.score}};
+            finish(result);
+            if (onIteration)
+                onIteration({1, int(line.size()), 0, result.score, result.nodes, result.timeMs, result.pv});
+            return result;
+        }
+    }
+
+    int multiPV = std::clamp(limits.multiPV, 1, int(rootMoves_.size()));
+    int maxDepth = limits.maxDepth > 0 ? std::min(limits.maxDepth, MAX_PLY - 16) : MAX_PLY - 16;
+    RootMove lastBest = rootMoves_[0];
+    int completedDepth = 0;
+    std::vector<std::pair<Pos, Value>> lastRanked;
+    Pos previousBest = POS_NONE;
+    Value previousScore = VALUE_NONE;
+
+    for (int depth = 1; depth <= maxDepth; depth++) {
+        rootDepth_ = Depth(depth);
+        for (RootMove& rm : rootMoves_) rm.previousScore = rm.score;
+        for (pvIdx_ = 0; pvIdx_ < multiPV && !stop_.load(); pvIdx_++) {
+            RootMove& first = rootMoves_[pvIdx_];
+            Value prev = first.previousScore;
+            Value delta = 40;
+            Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+            if (depth >= 4 && prev > -VALUE_INFINITE && !isMate(prev)) {
+                alpha = std::max<Value>(prev - delta, -VALUE_INFINITE);
+                beta = std::min<Value>(prev + delta, VALUE_INFINITE);
+            }
+            while (true) {
+                Value v = rootSearch(alpha, beta, Depth(depth));
+                std::stable_sort(rootMoves_.begin() + pvIdx_, rootMoves_.end(),
+                                 [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+                if (stop_.load()) break;
+                if (v <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = std::max<Value>(v - delta, -VALUE_INFINITE);
+                } else if (v >= beta) {
+                    beta = std::min<Value>(v + delta, VALUE_INFINITE);
+                } else {
+                    break;
+                }
+                delta += delta;
+                if (delta > 1000) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+            }
+            std::stable_sort(rootMoves_.begin(), rootMoves_.begin() + pvIdx_ + 1,
+                             [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+            if (!stop_.load() && onIteration) {
+                const RootMove& rm = rootMoves_[pvIdx_];
+                onIteration({depth, rm.selDepth, pvIdx_, rm.score, nodes, time_.elapsedMs(), rm.pv});
+            }
+        }
+        if (stop_.load()) {
+            // Keep the last completed iteration's move unless this one proved a better one.
+            const RootMove& cur = rootMoves_[0];
+            if (completedDepth == 0 || (cur.score > lastBest.score && cur.score > -VALUE_INFINITE))
+                lastBest = cur;
+            break;
+        }
+        completedDepth = depth;
+        lastBest = rootMoves_[0];
+        lastRanked.clear();
+        for (int i = 0; i < multiPV; i++) lastRanked.push_back({rootMoves_[i].pos, rootMoves_[i].score});
+        Value score = lastBest.score;
+        // A proven result does not change with more depth.
+        if (isMate(score) && VALUE_MATE - std::abs(score) <= depth) break;
+        if (rootMoves_.size() == 1 && timeLimited_) break;
+        bool changed = previousBest != POS_NONE && previousBest != lastBest.pos;
+        Value drop = previousScore == VALUE_NONE ? 0 : previousScore - score;
+        previousBest = lastBest.pos;
+        previousScore = score;
+        if (timeLimited_ && time_.stopAfterIteration(changed, drop)) break;
+    }
+
+    result.bestMove = lastBest.pos;
+    result.score = lastBest.score == -VALUE_INFINITE ? VALUE_NONE : lastBest.score;
+    result.depth = completedDepth;
+    result.pv = lastBest.pv.empty() ? std::vector<Pos>{lastBest.pos} : lastBest.pv;
+    result.ranked = lastRanked.empty() ? std::vector<std::pair<Pos, Value>>{{lastBest.pos, result.score}} : lastRanked;
+    return finish(result);
+}
+
+}  // namespace moku::search

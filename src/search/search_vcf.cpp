@@ -1,0 +1,178 @@
+// Win checks from Pattern4 counts and the VCF solver.
+#include <algorithm>
+
+#include "worker.h"
+
+namespace moku::search {
+
+using namespace moku::game;
+
+namespace {
+
+bool isCaro(Rule r) { return r == Rule::CARO8 || r == Rule::CARO9; }
+bool makesFourPattern(Pattern p) { return p == F4 || p == B4 || p == B4S; }
+
+}  // namespace
+
+Value Worker::quickWin(int ply) {
+    Color us = board.sideToMove(), them = ~us;
+    if (board.p4Count(us, A_FIVE)) return mateIn(ply + 1);
+    int oppFives = board.p4Count(them, A_FIVE);
+    // Two five points cannot both be blocked (caro: a block may also dead-end the other five).
+    if (oppFives >= 2 && !isCaro(board.rule())) return matedIn(ply + 2);
+    if (oppFives) return VALUE_NONE;
+    if (board.p4Count(us, B_FLEX4)) return mateIn(ply + 3);
+    bool renju = board.rule() == Rule::RENJU;
+    int oppFours = board.p4Count(them, B_FLEX4) + board.p4Count(them, C_BLOCK4_FLEX3) +
+                   board.p4Count(them, D_BLOCK4_PLUS) + board.p4Count(them, E_BLOCK4);
+    if (renju && them == BLACK) oppFours += board.p4Count(them, FORBID);
+    // A four-three or double three wins when the opponent has no four to gain a tempo with.
+    // Renju black is left to the search: one of its threes may be a false one.
+    if (oppFours == 0 && !(renju && us == BLACK) &&
+        (board.p4Count(us, C_BLOCK4_FLEX3) || board.p4Count(us, F_FLEX3_2X)))
+        return mateIn(ply + 5);
+    return VALUE_NONE;
+}
+
+// A cell where c would make five, looked for on the lines through `near` first.
+Pos Worker::findFivePoint(Color c, Pos near) {
+    if (near.valid() && near != POS_PASS)
+        for (int d = 0; d < DIR_NB; d++)
+            for (int k = -5; k <= 5; k++) {
+                Pos q = near + k * DIRECTION[d];
+                if (k && q.valid() && board.piece(q) == EMPTY && board.p4(q, c) == A_FIVE) return q;
+            }
+    for (int y = 0; y < board.height(); y++)
+        for (int x = 0; x < board.width(); x++) {
+            Pos q(x, y);
+            if (board.piece(q) == EMPTY && board.p4(q, c) == A_FIVE) return q;
+        }
+    return POS_NONE;
+}
+
+void Worker::generateFours(MoveList& list) {
+    Color us = board.sideToMove();
+    bool renjuBlack = board.rule() == Rule::RENJU && us == BLACK;
+    Pos last = board.lastMove(1);  // our previous move: follow-up fours are usually near it
+    for (int y = 0; y < board.height(); y++)
+        for (int x = 0; x < board.width(); x++) {
+            Pos q(x, y);
+            if (board.piece(q) != EMPTY) continue;
+            Pattern4 p = board.p4(q, us);
+            int score;
+            if (p >= B_FLEX4 && p <= E_BLOCK4)
+                score = p == B_FLEX4 ? 4000 : p == C_BLOCK4_FLEX3 ? 2000 : p == D_BLOCK4_PLUS ? 600 : 200;
+            else if (p == FORBID && renjuBlack) {
+                const Cell& c = board.cell(q);
+                bool four = false;
+                for (int d = 0; d < DIR_NB; d++) four |= makesFourPattern(c.pattern[BLACK][d]);
+                if (!four || board.isForbidden(q)) continue;
+                score = 300;
+            } else
+                continue;
+            if (last.valid() && last != POS_PASS) {
+                int dist = std::max(std::abs(q.x() - last.x()), std::abs(q.y() - last.y()));
+                score += std::max(0, 12 - dist) * 10;
+            }
+            list.add(q, score);
+        }
+    std::stable_sort(list.moves, list.moves + list.size,
+                     [](const ScoredMove& a, const ScoredMove& b) { return a.score > b.score; });
+}
+
+bool Worker::vcf(int depth, int ply) {
+    Color us = board.sideToMove(), them = ~us;
+    if (board.p4Count(us, A_FIVE)) {
+        vcfStack_[vcfLen_] = findFivePoint(us, board.lastMove(1));
+        vcfLine_.assign(vcfStack_, vcfStack_ + vcfLen_ + 1);
+        return true;
+    }
+    if (depth <= 0 || vcfLen_ + 3 >= int(std::size(vcfStack_)) || ply >= MAX_PLY - 4) return false;
+    if (stop_.load(std::memory_order_relaxed) || (vcfNodeLimit_ && nodes >= vcfNodeLimit_)) {
+        vcfAborted_ = true;
+        return false;
+    }
+    uint64_t key = board.hash();
+    if (vcfHash_.knownFail(key, depth)) return false;
+    int oppFives = board.p4Count(them, A_FIVE);
+    if (oppFives >= 2) return false;
+    MoveList list;
+    if (oppFives == 1) {
+        // The defender's last reply made a four: we must block it, and only a block that is
+        // itself a four keeps the attack going.
+        Pos f = findFivePoint(them, board.lastMove());
+        Pattern4 p = board.p4(f, us);
+        bool four = p >= B_FLEX4 && p <= E_BLOCK4;
+        if (p == FORBID) {
+            for (int d = 0; d < DIR_NB; d++) four |= makesFourPattern(board.cell(f).pattern[us][d]);
+            four = four && !board.isForbidden(f);
+        }
+        if (!four) return false;
+        list.add(f, 0);
+    } else {
+        generateFours(list);
+    }
+    bool renjuBlackDefends = board.rule() == Rule::RENJU && them == BLACK;
+    for (int i = 0; i < list.size; i++) {
+        Pos m = list.moves[i].pos;
+        makeMove(m);
+        vcfStack_[vcfLen_++] = m;
+        bool win = false;
+        if (board.p4Count(us, A_FIVE)) {
+            // Block one five point (a legal one if there is one); the recursion then finds the
+            // five, or the next four. A black block on a forbidden point is no defence.
+            Pos block = findFivePoint(us, m);
+            if (renjuBlackDefends && board.isForbidden(block)) {
+                Pos other = POS_NONE;
+                for (int d = 0; d < DIR_NB && other == POS_NONE; d++)
+                    for (int k = -5; k <= 5; k++) {
+                        Pos q = m + k * DIRECTION[d];
+                        if (k && q.valid() && q != block && board.piece(q) == EMPTY &&
+                            board.p4(q, us) == A_FIVE && !board.isForbidden(q)) {
+                            other = q;
+                            break;
+                        }
+                    }
+                block = other;
+            }
+            if (block == POS_NONE) {
+                vcfLine_.assign(vcfStack_, vcfStack_ + vcfLen_);
+                win = true;
+            } else {
+                makeMove(block);
+                vcfStack_[vcfLen_++] = block;
+                win = vcf(depth - 1, ply + 2);
+                vcfLen_--;
+                undoMove();
+            }
+        }
+        vcfLen_--;
+        undoMove();
+        if (win) return true;
+    }
+    if (!vcfAborted_) vcfHash_.storeFail(key, depth);
+    return false;
+}
+
+bool Worker::vcfRoot(int depth, uint64_t maxNodes, std::vector<Pos>& line) {
+    vcfLen_ = 0;
+    vcfAborted_ = false;
+    vcfNodeLimit_ = maxNodes ? nodes + maxNodes : 0;
+    bool win = vcf(depth, 0);
+    vcfNodeLimit_ = 0;
+    if (win) line = vcfLine_;
+    return win;
+}
+
+VcfResult solveVcf(const Board& b, int maxAttackerMoves, uint64_t maxNodes) {
+    static std::atomic<bool> neverStop{false};
+    TranspositionTable tt(TranspositionTable::BUCKET_BYTES);  // unused by VCF
+    auto w = std::make_unique<Worker>(tt, neverStop);
+    w->setPosition(b);
+    VcfResult r;
+    r.win = w->vcfRoot(maxAttackerMoves, maxNodes, r.line);
+    r.nodes = w->nodes;
+    return r;
+}
+
+}  // namespace moku::search

@@ -1,0 +1,104 @@
+#include "moku/search/tt.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace moku::search {
+
+namespace {
+
+// Data word layout: move 16 | value 16 | eval 16 | depth 8 | bound 2, pv 1, generation 5.
+// Depth is kept in half plies, offset so that quiescence depths (negative) fit.
+constexpr int DEPTH_OFFSET = 20;
+
+uint64_t pack(Pos move, Value value, Value eval, Depth depth, Bound bound, bool pv, uint8_t gen) {
+    int d = std::clamp(int(std::floor(depth * 2)) + DEPTH_OFFSET, 0, 255);
+    return uint64_t(uint16_t(move.idx)) | uint64_t(uint16_t(int16_t(value))) << 16 |
+           uint64_t(uint16_t(int16_t(eval))) << 32 | uint64_t(d) << 48 | uint64_t(bound) << 56 |
+           uint64_t(pv) << 58 | uint64_t(gen) << 59;
+}
+
+TTData unpack(uint64_t w) {
+    TTData t;
+    t.move = Pos(int(int16_t(w & 0xFFFF)));
+    t.value = int16_t((w >> 16) & 0xFFFF);
+    t.eval = int16_t((w >> 32) & 0xFFFF);
+    t.depth = Depth(int((w >> 48) & 0xFF) - DEPTH_OFFSET) / 2;
+    t.bound = Bound((w >> 56) & 3);
+    t.pv = (w >> 58) & 1;
+    return t;
+}
+
+uint8_t genOf(uint64_t w) { return uint8_t(w >> 59); }
+int depthOf(uint64_t w) { return int((w >> 48) & 0xFF); }
+
+}  // namespace
+
+void TranspositionTable::resize(size_t bytes) {
+    size_t n = 1;
+    while (n * 2 * BUCKET_BYTES <= bytes) n *= 2;
+    buckets_ = std::make_unique<Bucket[]>(n);
+    bucketCount_ = n;
+    clear();
+}
+
+void TranspositionTable::clear() {
+    for (size_t i = 0; i < bucketCount_; i++)
+        for (Entry& e : buckets_[i].e) {
+            e.keyXorData.store(0, std::memory_order_relaxed);
+            e.data.store(0, std::memory_order_relaxed);
+        }
+    generation_ = 0;
+}
+
+bool TranspositionTable::probe(uint64_t key, TTData& out) const {
+    const Bucket& b = buckets_[index(key)];
+    for (const Entry& e : b.e) {
+        uint64_t data = e.data.load(std::memory_order_relaxed);
+        if ((e.keyXorData.load(std::memory_order_relaxed) ^ data) == key && data != 0) {
+            out = unpack(data);
+            return true;
+        }
+    }
+    return false;
+}
+
+void TranspositionTable::store(uint64_t key, Pos move, Value value, Value eval, Depth depth,
+                               Bound bound, bool pv) {
+    Bucket& b = buckets_[index(key)];
+    Entry* victim = nullptr;
+    int worst = 1 << 30;
+    for (Entry& e : b.e) {
+        uint64_t data = e.data.load(std::memory_order_relaxed);
+        if ((e.keyXorData.load(std::memory_order_relaxed) ^ data) == key || data == 0) {
+            // Same position: keep the old move when the new result has none, and keep a
+            // deeper exact entry of this search unless the new one is exact too.
+            if (data && move == POS_NONE) move = unpack(data).move;
+            if (data && bound != BOUND_EXACT && genOf(data) == generation_ &&
+                depthOf(data) > int(depth * 2) + DEPTH_OFFSET + 8)
+                return;
+            victim = &e;
+            break;
+        }
+        // Prefer replacing shallow entries from old searches.
+        int age = (generation_ - genOf(data)) & GEN_MASK;
+        int worth = depthOf(data) - 8 * age;
+        if (worth < worst) worst = worth, victim = &e;
+    }
+    uint64_t data = pack(move, value, eval, depth, bound, pv, generation_);
+    victim->keyXorData.store(key ^ data, std::memory_order_relaxed);
+    victim->data.store(data, std::memory_order_relaxed);
+}
+
+int TranspositionTable::hashfull() const {
+    int used = 0, total = 0;
+    for (size_t i = 0; i < std::min<size_t>(bucketCount_, 250); i++)
+        for (const Entry& e : buckets_[i].e) {
+            uint64_t data = e.data.load(std::memory_order_relaxed);
+            total++;
+            used += data != 0 && genOf(data) == generation_;
+        }
+    return total ? used * 1000 / total : 0;
+}
+
+}  // namespace moku::search

@@ -1,0 +1,136 @@
+// The search worker: everything one searching thread owns (its board copy, history tables, VCF
+// hash, stack, counters). It shares only the transposition table and the stop flag, so Lazy SMP
+// can run several of them. Implementation map: search_ab.cpp (alpha-beta, quiescence, iterative
+// deepening), search_vcf.cpp (win checks, VCF), movepick.cpp (move generation and ordering).
+#pragma once
+
+#include <atomic>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "moku/eval/classical.h"
+#include "moku/search/search.h"
+#include "moku/search/timeman.h"
+#include "moku/search/vcf.h"
+#include "moku/search/tt.h"
+
+namespace moku::search {
+
+constexpr int MAX_MOVES = MAX_BOARD_SIZE * MAX_BOARD_SIZE;
+
+struct ScoredMove {
+    Pos pos;
+    int score;
+};
+
+struct MoveList {
+    ScoredMove moves[MAX_MOVES];
+    int size = 0;
+    void add(Pos p, int s) { moves[size++] = {p, s}; }
+};
+
+// Remembers positions (attacker to move) proven to have no VCF within some number of attacker
+// moves. Thread-local, small, always-replace.
+class VcfHash {
+public:
+    VcfHash() : entries_(1 << 16) {}
+    bool knownFail(uint64_t key, int depth) const {
+        const Entry& e = entries_[key & (entries_.size() - 1)];
+        return e.key == key && e.depth >= depth;
+    }
+    void storeFail(uint64_t key, int depth) { entries_[key & (entries_.size() - 1)] = {key, depth}; }
+    void clear() { std::fill(entries_.begin(), entries_.end(), Entry{}); }
+
+private:
+    struct Entry {
+        uint64_t key = 0;
+        int depth = -1;
+    };
+    std::vector<Entry> entries_;
+};
+
+struct StackEntry {
+    Value staticEval = VALUE_NONE;
+    Pos move = POS_NONE;
+    Pos excluded = POS_NONE;
+    Pos killers[2] = {POS_NONE, POS_NONE};
+    int moveCount = 0;
+};
+
+struct RootMove {
+    Pos pos;
+    Value score = -VALUE_INFINITE;
+    Value previousScore = -VALUE_INFINITE;
+    int selDepth = 0;
+    std::vector<Pos> pv;
+};
+
+class Worker {
+public:
+    Worker(TranspositionTable& tt, std::atomic<bool>& stop);
+
+    // Sets up a search of `board` (copied with the search's candidate range).
+    void setPosition(const game::Board& board);
+    SearchResult iterate(const Limits& limits, const IterationCallback& onIteration);
+    void clearHistory();
+    void setEvalConfig(const eval::ClassicalConfig& cfg);
+
+    // ---- win checks and VCF (search_vcf.cpp) ----
+    // Mate value for the side to move decided without search, or VALUE_NONE.
+    Value quickWin(int ply);
+    // VCF for the side to move within `depth` attacker moves; on a win the line is in vcfLine_.
+    bool vcf(int depth, int ply);
+    bool vcfRoot(int depth, uint64_t maxNodes, std::vector<Pos>& line);
+
+    // ---- move generation (movepick.cpp) ----
+    // Fills `list` with the moves worth searching (only defences under a four or open-four
+    // threat), scored for ordering; ttMove gets the top score.
+    void generate(MoveList& list, Pos ttMove, int ply);
+    bool isLegal(Pos p);
+    // Moves of the side to move that make a four (or five), legal ones only.
+    void generateFours(MoveList& list);
+
+    game::Board board;
+    uint64_t nodes = 0;
+    eval::ClassicalConfig evalConfig = eval::ClassicalConfig::defaults();
+
+private:
+    friend VcfResult solveVcf(const game::Board&, int, uint64_t);
+    template <bool PV>
+    Value search(Value alpha, Value beta, Depth depth, int ply, bool cutNode);
+    Value qsearch(Value alpha, Value beta, int ply);
+    void makeMove(Pos p) {
+        board.move(p);
+        if ((++nodes & 255) == 0) poll();
+    }
+    void undoMove() { board.undo(); }
+    void poll();
+    Pos findFivePoint(Color c, Pos near);
+    void updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount);
+    Value rootSearch(Value alpha, Value beta, Depth depth);
+
+    TranspositionTable& tt_;
+    std::atomic<bool>& stop_;
+    std::unique_ptr<eval::ClassicalEvaluator> eval_;
+    VcfHash vcfHash_;
+    int history_[COLOR_NB][CELL_NB];
+    StackEntry stack_[MAX_PLY + 8];
+    Pos pv_[MAX_PLY + 1][MAX_PLY + 1];
+    int pvLen_[MAX_PLY + 1];
+    std::vector<RootMove> rootMoves_;
+    int pvIdx_ = 0;
+    int selDepth_ = 0;
+    Depth rootDepth_ = 0;
+    TimeManager time_;
+    Limits limits_;
+    bool timeLimited_ = false;
+    // VCF bookkeeping: the current attack line and the best one found.
+    Pos vcfStack_[512];
+    int vcfLen_ = 0;
+    std::vector<Pos> vcfLine_;
+    uint64_t vcfNodeLimit_ = 0;
+    bool vcfAborted_ = false;
+};
+
+}  // namespace moku::search

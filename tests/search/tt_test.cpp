@@ -1,0 +1,68 @@
+#include <gtest/gtest.h>
+
+#include "moku/search/timeman.h"
+#include "moku/search/tt.h"
+
+using namespace moku;
+using namespace moku::search;
+
+TEST(TranspositionTable, StoreProbeAndReplace) {
+    TranspositionTable tt(1 << 16);
+    EXPECT_EQ(tt.sizeBytes(), size_t(1) << 16);
+    TTData d;
+    EXPECT_FALSE(tt.probe(12345, d));
+    tt.store(12345, Pos(3, 4), -250, 17, 6.5f, BOUND_LOWER, true);
+    ASSERT_TRUE(tt.probe(12345, d));
+    EXPECT_EQ(d.move, Pos(3, 4));
+    EXPECT_EQ(d.value, -250);
+    EXPECT_EQ(d.eval, 17);
+    EXPECT_EQ(d.depth, 6.5f);
+    EXPECT_EQ(d.bound, BOUND_LOWER);
+    EXPECT_TRUE(d.pv);
+    // Same key, no move: the old move is kept.
+    tt.store(12345, POS_NONE, mateIn(5), 0, 7, BOUND_EXACT, false);
+    ASSERT_TRUE(tt.probe(12345, d));
+    EXPECT_EQ(d.move, Pos(3, 4));
+    EXPECT_EQ(d.value, mateIn(5));
+    EXPECT_EQ(d.bound, BOUND_EXACT);
+
+    // Fill one bucket (same low bits) beyond its four entries: the shallowest goes.
+    size_t buckets = tt.sizeBytes() / TranspositionTable::BUCKET_BYTES;
+    uint64_t base = 7;
+    for (int i = 0; i < 4; i++) tt.store(base + (uint64_t(i + 1) * buckets << 8), Pos(i, 0), i, 0, 10 + i, BOUND_EXACT, false);
+    uint64_t shallow = base + (uint64_t(1) * buckets << 8);
+    ASSERT_TRUE(tt.probe(shallow, d));
+    tt.store(base + (uint64_t(9) * buckets << 8), Pos(9, 9), 9, 0, 20, BOUND_EXACT, false);
+    EXPECT_FALSE(tt.probe(shallow, d));
+    EXPECT_TRUE(tt.probe(base + (uint64_t(9) * buckets << 8), d));
+    EXPECT_TRUE(tt.probe(base + (uint64_t(4) * buckets << 8), d));
+    // Entries of an old search are replaced before deeper fresh ones.
+    tt.newSearch();
+    tt.newSearch();
+    tt.store(base + (uint64_t(11) * buckets << 8), Pos(1, 1), 0, 0, 1, BOUND_UPPER, false);
+    EXPECT_TRUE(tt.probe(base + (uint64_t(11) * buckets << 8), d));
+    tt.clear();
+    EXPECT_FALSE(tt.probe(12345, d));
+}
+
+TEST(TimeManager, Budgets) {
+    TimeControl tc;
+    tc.turnTimeMs = 0;
+    EXPECT_EQ(computeBudget(tc, 200).maximumMs, 0);
+    tc.turnTimeMs = 1000;
+    TimeBudget b = computeBudget(tc, 200);
+    EXPECT_LE(b.maximumMs, 1000 - 30 - 50);
+    EXPECT_LE(b.optimumMs, b.maximumMs);
+    EXPECT_GT(b.optimumMs, 100);
+    tc.matchTimeMs = 100000;
+    tc.timeLeftMs = 2000;
+    b = computeBudget(tc, 200);
+    EXPECT_LE(b.maximumMs, 2000 - 30);
+    EXPECT_LE(b.optimumMs, 2000 / 10);
+    tc.timeLeftMs = -100;
+    EXPECT_EQ(computeBudget(tc, 200).maximumMs, 0);
+    tc.turnTimeMs = 2147483647;
+    tc.matchTimeMs = 0;
+    tc.timeLeftMs = 2147483647;
+    EXPECT_FALSE(computeBudget(tc, 200).limited);
+}
