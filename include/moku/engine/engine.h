@@ -1,0 +1,164 @@
+// The engine facade: one game (size, rule, stones in move order, side to move), the options a
+// manager can set, and the searcher. No text I/O: the protocol layer turns commands into these
+// calls and results into lines.
+//
+// Map: engine.cpp (game state: new game, positions, moves, take-backs, forbidden points),
+// engine_think.cpp (thinking, n-best, pondering, stop), engine_swap2.cpp (Swap2 decisions).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "moku/core/types.h"
+#include "moku/eval/classical.h"
+#include "moku/game/board.h"
+#include "moku/search/search.h"
+
+namespace moku::engine {
+
+struct EngineError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Everything a manager or the configuration file can set. Defaults equal configs/config.toml.
+struct EngineOptions {
+    search::TimeControl time;      // INFO timeout_turn / timeout_match / time_left
+    int64_t timeIncrementMs = 0;   // INFO time_increment: added to the match clock per move
+    int64_t maxMemoryBytes = 0;    // INFO max_memory; 0 = no limit
+    int threads = 1;               // INFO thread_num
+    int64_t hashKiB = 0;           // INFO hash_size; 0 = sized from max_memory
+    int maxDepth = 0;              // INFO max_depth; 0 = no limit
+    uint64_t maxNodes = 0;         // INFO max_node; 0 = no limit
+    int cautionFactor = 0;         // INFO caution_factor (Yixin-Board: 0..4), kept for the search
+    int strength = 100;            // INFO strength (percent), kept for the search
+    int showDetail = 0;            // INFO show_detail: nonzero adds Yixin-Board realtime lines
+    bool pondering = false;        // INFO pondering: think on the opponent's time
+    int gameType = 0;              // INFO game_type
+    std::string folder;            // INFO folder: where persistent files may go
+};
+
+// The largest values the engine accepts (YXSHOWINFO reports them).
+constexpr int MAX_THREADS = 256;
+constexpr int64_t MAX_HASH_KIB = int64_t(64) << 20;  // 64 GiB
+
+// A stone as the protocol lists it: its owner relative to the side to move.
+struct BoardEntry {
+    int x = 0, y = 0;
+    int field = 1;  // 1 = own stone (the side to move), 2 = opponent, 3 = marker (ignored)
+};
+
+struct Stone {
+    Pos pos;
+    Color color;
+};
+
+// What setPosition() could not place, for the protocol to report.
+struct PositionReport {
+    int placed = 0;
+    std::vector<std::string> problems;
+};
+
+// A Swap2 answer: `swap` alone, or the stones to add (1, 2 or 3 of them).
+struct Swap2Decision {
+    bool swap = false;
+    std::vector<Pos> stones;
+};
+
+class Engine {
+public:
+    Engine();
+    ~Engine();
+    Engine(const Engine&) = delete;
+    Engine& operator=(const Engine&) = delete;
+
+    // ---- the game (engine.cpp) ----
+    // A new empty board; throws EngineError (state unchanged) when a side is outside 5..22.
+    void newGame(int width, int height);
+    void restart();  // a new empty board of the same size
+    // Changes the rule; the stones stay (replayed under the new rule).
+    void setRule(Rule rule);
+    Rule rule() const { return rule_; }
+    int width() const { return width_; }
+    int height() const { return height_; }
+
+    // Replaces the position with the listed stones and makes "own" the side to move. Under
+    // renju the list is in move order, so the first listed stone is black; under the other
+    // rules black is the side with more stones (own when the counts are equal). Stones off the
+    // board, on an occupied point or with a bad field are skipped and reported.
+    PositionReport setPosition(const std::vector<BoardEntry>& entries);
+    // Replaces the position with stones alternately black and white (Swap2 openings).
+    void setAlternatingPosition(const std::vector<Pos>& stones);
+    // The side to move plays p. Throws EngineError (state unchanged) unless p is empty and on
+    // the board; forbidden points are accepted (the manager judges fouls).
+    void play(Pos p);
+    // The side to move loses its turn (an opponent move that could not be placed).
+    void pass();
+    // Removes the stone at p; the side to move becomes that stone's colour. Throws EngineError
+    // when there is no stone at p.
+    void takeBack(Pos p);
+
+    const game::Board& board() const { return *board_; }
+    const std::vector<Stone>& stones() const { return stones_; }
+    Color sideToMove() const { return toMove_; }
+    bool isEmptyCell(Pos p) const { return board_->isEmpty(p); }
+    bool onBoard(int x, int y) const { return board_->onBoard(x, y); }
+    // Every point where black may not play (renju; empty under other rules), row-major,
+    // whichever side is to move.
+    std::vector<Pos> forbiddenPoints() const;
+
+    // ---- thinking (engine_think.cpp); each returns a legal move for the side to move when
+    // there is one (POS_NONE only when no legal point is left) ----
+    // Searches the position and plays the chosen move on the board.
+    search::SearchResult thinkAndPlay(const search::IterationCallback& onIteration = {});
+    // Searches without playing; multiPV > 1 ranks that many root moves (YXNBEST).
+    search::SearchResult analyse(int multiPV, const search::IterationCallback& onIteration = {});
+    // Thinks on the opponent's time until stop(); the result is thrown away (the search keeps
+    // what it learnt in its tables).
+    void ponder();
+    // Makes a running or just-starting search return as soon as possible. Thread-safe.
+    void stop();
+    // Forgets a stop() that was meant for an earlier search. Call before a new search starts.
+    void clearStop();
+    void clearHash();  // empty the transposition table (YXHASHCLEAR)
+    // Classical evaluation weights (configuration file [classical]).
+    void setClassicalConfig(const eval::ClassicalConfig& cfg);
+
+    // ---- Swap2 (engine_swap2.cpp): `given` holds 0, 3 or 5 stones, black first ----
+    // Throws EngineError for another count or a bad stone (state unchanged).
+    Swap2Decision swap2(const std::vector<Pos>& given);
+
+    // ---- options ----
+    EngineOptions& options() { return options_; }
+    const EngineOptions& options() const { return options_; }
+    // Hash size the search should use given max_memory and hash_size, in KiB.
+    int64_t hashBudgetKiB() const;
+
+private:
+    int width_ = 15, height_ = 15;
+    Rule rule_ = Rule::FREESTYLE;
+    std::vector<Stone> stones_;
+    Color toMove_ = BLACK;
+    std::unique_ptr<game::Board> board_;
+    EngineOptions options_;
+    search::Searcher searcher_;
+    std::atomic<bool> stopRequested_{false};
+    int64_t appliedHashKiB_ = -1;  // the table size last given to the searcher
+
+    void applyHashSize();  // resizes the table when hash_size / max_memory changed it
+
+    void rebuild();
+    search::Limits limits(int multiPV) const;
+    search::SearchResult search(const game::Board& board, const search::Limits& limits,
+                                const search::IterationCallback& onIteration);
+    Pos fallbackMove(game::Board& board) const;
+    // A short search of `board` within budgetMs; the move is legal whenever one exists.
+    search::SearchResult quickSearch(game::Board& board, int64_t budgetMs);
+    int64_t swap2Budget() const;
+};
+
+}  // namespace moku::engine

@@ -1,0 +1,94 @@
+// Thinking: the searcher wrapped so that the engine always answers with a legal move and a
+// stop() can never be lost, even when it arrives just before the search starts.
+#include <algorithm>
+
+#include "moku/engine/engine.h"
+
+namespace moku::engine {
+
+using game::Board;
+using search::Limits;
+using search::SearchResult;
+
+Limits Engine::limits(int multiPV) const {
+    Limits l;
+    l.time = options_.time;
+    l.maxDepth = options_.maxDepth;
+    l.maxNodes = options_.maxNodes;
+    l.multiPV = std::max(1, multiPV);
+    return l;
+}
+
+void Engine::stop() {
+    stopRequested_ = true;
+    searcher_.stop();
+}
+
+void Engine::clearStop() { stopRequested_ = false; }
+
+void Engine::clearHash() { searcher_.clearHash(); }
+
+void Engine::setClassicalConfig(const eval::ClassicalConfig& cfg) { searcher_.setClassicalConfig(cfg); }
+
+// Resizing clears the table, so it happens only when the budget really changed, before a search.
+void Engine::applyHashSize() {
+    int64_t kib = hashBudgetKiB();
+    if (kib == appliedHashKiB_) return;
+    searcher_.setHashSize(size_t(kib) * 1024);
+    appliedHashKiB_ = kib;
+}
+
+SearchResult Engine::search(const Board& board, const Limits& limits,
+                            const search::IterationCallback& onIteration) {
+    applyHashSize();
+    Limits l = limits;
+    // A stop that came before the search began: finish the first iteration and return.
+    if (stopRequested_) {
+        l.infinite = false;
+        l.maxDepth = 1;
+    }
+    // The searcher clears its stop flag when it starts, so a stop() racing with the start is
+    // repeated at the first completed iteration.
+    auto relay = [&](const search::IterationInfo& info) {
+        if (stopRequested_) searcher_.stop();
+        if (onIteration) onIteration(info);
+    };
+    return searcher_.think(board, l, relay);
+}
+
+// The centre when free, else the first legal candidate, else the first legal cell.
+Pos Engine::fallbackMove(Board& board) const {
+    if (board.isLegal(board.centre())) return board.centre();
+    for (Pos p : board.candidates())
+        if (board.isLegal(p)) return p;
+    for (Pos p : board.emptyCells())
+        if (board.isLegal(p)) return p;
+    return POS_NONE;
+}
+
+SearchResult Engine::analyse(int multiPV, const search::IterationCallback& onIteration) {
+    Board b = *board_;
+    SearchResult r = search(b, limits(multiPV), onIteration);
+    // Never trust a move blindly: a manager scores an illegal one as a loss.
+    if (r.bestMove == POS_NONE || !b.isLegal(r.bestMove)) {
+        r.bestMove = fallbackMove(b);
+        r.pv.clear();
+        if (r.bestMove != POS_NONE) r.pv.push_back(r.bestMove);
+    }
+    return r;
+}
+
+SearchResult Engine::thinkAndPlay(const search::IterationCallback& onIteration) {
+    SearchResult r = analyse(1, onIteration);
+    if (r.bestMove != POS_NONE) play(r.bestMove);
+    return r;
+}
+
+void Engine::ponder() {
+    if (board_->full() || board_->winner() != EMPTY) return;
+    Limits l = limits(1);
+    l.infinite = true;
+    search(*board_, l, {});
+}
+
+}  // namespace moku::engine

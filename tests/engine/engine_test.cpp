@@ -1,0 +1,182 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "moku/engine/engine.h"
+
+using namespace moku;
+using namespace moku::engine;
+
+namespace {
+
+// A quick engine: answers at once.
+void fast(Engine& e) {
+    e.options().time.turnTimeMs = 0;
+    e.options().maxDepth = 2;
+}
+
+TEST(EngineGame, NewGameValidatesSizeAndKeepsState) {
+    Engine e;
+    EXPECT_EQ(e.width(), 15);  // a game exists before any START
+    e.newGame(20, 20);
+    e.play(Pos(3, 3));
+    EXPECT_THROW(e.newGame(4, 4), EngineError);
+    EXPECT_THROW(e.newGame(23, 15), EngineError);
+    EXPECT_EQ(e.width(), 20);
+    EXPECT_EQ(e.stones().size(), 1u);
+    e.newGame(7, 9);
+    EXPECT_EQ(e.width(), 7);
+    EXPECT_EQ(e.height(), 9);
+    EXPECT_TRUE(e.stones().empty());
+}
+
+TEST(EngineGame, PlayRejectsOccupiedAndOffBoard) {
+    Engine e;
+    e.play(Pos(7, 7));
+    EXPECT_THROW(e.play(Pos(7, 7)), EngineError);
+    EXPECT_EQ(e.stones().size(), 1u);
+    EXPECT_EQ(e.sideToMove(), WHITE);
+}
+
+TEST(EngineGame, SetPositionOwnIsSideToMove) {
+    Engine e;
+    // Freestyle, equal counts: own is black and to move.
+    auto r = e.setPosition({{7, 7, 1}, {8, 8, 2}});
+    EXPECT_EQ(r.placed, 2);
+    EXPECT_EQ(e.sideToMove(), BLACK);
+    EXPECT_EQ(e.board().piece(Pos(7, 7)), BLACK);
+    // One more opponent stone: the opponent is black, own is white.
+    e.setPosition({{7, 7, 2}, {8, 8, 1}, {9, 9, 2}});
+    EXPECT_EQ(e.sideToMove(), WHITE);
+    EXPECT_EQ(e.board().piece(Pos(8, 8)), WHITE);
+    EXPECT_EQ(e.board().sideToMove(), WHITE);
+}
+
+TEST(EngineGame, SetPositionRenjuFirstStoneIsBlack) {
+    Engine e;
+    e.setRule(Rule::RENJU);
+    // Synthetic counts (3 own, 1 opponent) but own listed first: own is black.
+    e.setPosition({{7, 7, 1}, {8, 8, 2}, {6, 6, 1}, {5, 5, 1}});
+    EXPECT_EQ(e.sideToMove(), BLACK);
+    EXPECT_EQ(e.board().piece(Pos(7, 7)), BLACK);
+    EXPECT_EQ(e.board().piece(Pos(8, 8)), WHITE);
+    EXPECT_EQ(e.board().sideToMove(), BLACK);
+    e.setPosition({{7, 7, 2}, {8, 8, 1}});
+    EXPECT_EQ(e.board().piece(Pos(7, 7)), BLACK);
+    EXPECT_EQ(e.sideToMove(), WHITE);
+}
+
+TEST(EngineGame, SetPositionSkipsBadStones) {
+    Engine e;
+    auto r = e.setPosition({{7, 7, 1}, {7, 7, 2}, {15, 3, 1}, {-1, 0, 2}, {3, 3, 9}, {4, 4, 3}, {8, 8, 2}});
+    EXPECT_EQ(r.placed, 2);
+    EXPECT_EQ(r.problems.size(), 4u);
+    EXPECT_TRUE(e.board().checkConsistency().empty());
+}
+
+TEST(EngineGame, TakeBackAnyStone) {
+    Engine e;
+    e.play(Pos(7, 7));
+    e.play(Pos(8, 8));
+    e.play(Pos(9, 9));
+    EXPECT_THROW(e.takeBack(Pos(1, 1)), EngineError);
+    e.takeBack(Pos(9, 9));
+    EXPECT_EQ(e.sideToMove(), BLACK);
+    EXPECT_TRUE(e.isEmptyCell(Pos(9, 9)));
+    e.takeBack(Pos(7, 7));  // not the last one: the board is rebuilt
+    EXPECT_EQ(e.sideToMove(), BLACK);
+    EXPECT_EQ(e.board().stoneCount(), 1);
+    EXPECT_TRUE(e.board().checkConsistency().empty());
+}
+
+TEST(EngineGame, RuleChangeReplaysStones) {
+    Engine e;
+    e.setPosition({{7, 7, 1}, {8, 8, 2}});
+    e.setRule(Rule::RENJU);
+    EXPECT_EQ(e.board().rule(), Rule::RENJU);
+    EXPECT_EQ(e.board().stoneCount(), 2);
+}
+
+TEST(EngineGame, ForbiddenPointsForBlackWhateverSideToMove) {
+    Engine e;
+    e.setRule(Rule::RENJU);
+    // Black 6,7 8,7 7,6 7,8 around an empty 7,7: a double three at 7,7.
+    e.setPosition({{6, 7, 2}, {0, 0, 1}, {8, 7, 2}, {14, 0, 1}, {7, 6, 2}, {0, 14, 1}, {7, 8, 2}});
+    EXPECT_EQ(e.sideToMove(), WHITE);
+    auto f = e.forbiddenPoints();
+    EXPECT_NE(std::find(f.begin(), f.end(), Pos(7, 7)), f.end());
+    e.setRule(Rule::FREESTYLE);
+    EXPECT_TRUE(e.forbiddenPoints().empty());
+}
+
+TEST(EngineThink, CompletesAndBlocksFive) {
+    Engine e;
+    fast(e);
+    e.setPosition({{3, 3, 1}, {4, 3, 1}, {5, 3, 1}, {6, 3, 1}, {3, 9, 2}, {4, 9, 2}, {5, 9, 2}, {6, 9, 2}});
+    auto r = e.thinkAndPlay();
+    EXPECT_TRUE(r.bestMove == Pos(2, 3) || r.bestMove == Pos(7, 3));
+    EXPECT_EQ(e.board().winner(), BLACK);
+}
+
+TEST(EngineThink, AlwaysLegalOnTinyBoards) {
+    Engine e;
+    fast(e);
+    e.newGame(5, 5);
+    std::set<int> seen;
+    for (int i = 0; i < 25; i++) {
+        auto r = e.thinkAndPlay();
+        ASSERT_NE(r.bestMove, POS_NONE);
+        ASSERT_TRUE(seen.insert(r.bestMove.idx).second);
+    }
+    EXPECT_EQ(e.thinkAndPlay().bestMove, POS_NONE);  // full board
+}
+
+TEST(EngineThink, StopBeforeSearchStillAnswers) {
+    Engine e;
+    e.options().time.turnTimeMs = 60000;
+    e.stop();
+    auto r = e.thinkAndPlay();
+    EXPECT_EQ(r.bestMove, Pos(7, 7));
+}
+
+TEST(EngineSwap2, AnswersHaveTheRightShape) {
+    Engine e;
+    fast(e);
+    auto d0 = e.swap2({});
+    ASSERT_FALSE(d0.swap);
+    ASSERT_EQ(d0.stones.size(), 3u);
+    EXPECT_EQ(e.stones().size(), 3u);
+
+    auto d3 = e.swap2(d0.stones);
+    EXPECT_TRUE(d3.swap || d3.stones.size() == 1 || d3.stones.size() == 2);
+    for (Pos p : d3.stones)
+        EXPECT_TRUE(std::find(d0.stones.begin(), d0.stones.end(), p) == d0.stones.end());
+
+    auto d5 = e.swap2({Pos(7, 7), Pos(8, 7), Pos(7, 8), Pos(9, 9), Pos(6, 6)});
+    EXPECT_TRUE(d5.swap || d5.stones.size() == 1);
+    EXPECT_THROW(e.swap2({Pos(7, 7)}), EngineError);
+    EXPECT_THROW(e.swap2({Pos(7, 7), Pos(7, 7), Pos(8, 8)}), EngineError);
+}
+
+// Black has an open four after the five-stone opening: keep black and win.
+TEST(EngineSwap2, FiveStonesTakesTheWinningColour) {
+    Engine e;
+    fast(e);
+    auto d = e.swap2({Pos(5, 7), Pos(0, 0), Pos(6, 7), Pos(14, 14), Pos(7, 7)});
+    // Black to move with an open three 5..7: at least it must not hand over a won position.
+    EXPECT_TRUE(d.swap || d.stones.size() == 1);
+}
+
+TEST(EngineOptions, HashBudgetFitsMaxMemory) {
+    Engine e;
+    EXPECT_EQ(e.hashBudgetKiB(), 64 << 10);
+    e.options().maxMemoryBytes = 367001600;  // Gomocup's 350 MB
+    EXPECT_LE(e.hashBudgetKiB() * 1024, 367001600 - (64 << 20));
+    e.options().hashKiB = 1 << 30;
+    EXPECT_LE(e.hashBudgetKiB() * 1024, 367001600);
+    e.options().maxMemoryBytes = 0;
+    EXPECT_EQ(e.hashBudgetKiB(), MAX_HASH_KIB);
+}
+
+}  // namespace
