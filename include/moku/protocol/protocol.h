@@ -1,0 +1,29 @@
+// The Gomocup brain protocol (with the Yixin-Board extension) on a pair of streams: commands
+// in, replies out, one line each, flushed per line. A reader thread keeps reading while the
+// engine thinks, so that YXSTOP, END and INFO arrive mid-search.
+#pragma once
+
+#include <cstddef>
+#include <iosfwd>
+
+#include "moku/engine/engine.h"
+#include "moku/eval/classical.h"
+
+namespace moku::protocol {
+
+struct Options {
+    engine::EngineOptions engine;  // the starting options (configuration file, command line)
+    eval::ClassicalConfig classical = eval::ClassicalConfig::defaults();  // [classical]
+    // After END, end the whole process (std::_Exit) if the search has not returned within
+    // endGraceMs; managers kill a brain that lingers (Piskvork after 700 ms). Off in tests.
+    bool exitOnEnd = false;
+    int endGraceMs = 150;
+    // Longer lines are cut to this many bytes (the rest is read and dropped).
+    size_t maxLineLength = size_t(1) << 16;
+};
+
+// Runs the protocol until END or the end of the input; returns the process exit status (0).
+// Prints nothing before the first command and nothing after END.
+int runProtocol(std::istream& in, std::ostream& out, const Options& options);
+
+}  // namespace moku::protocol

@@ -1,0 +1,182 @@
+// The session core: the queue the reader fills, the urgent commands the reader handles itself
+// (END, YXSTOP, and any line while pondering), dispatch, and thinking.
+#include "session.h"
+
+#include <chrono>
+
+#include "moku/protocol/format.h"
+
+namespace moku::protocol {
+
+void Output::line(std::string_view text) {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    os_ << text << '\n';
+    os_.flush();
+}
+
+void Output::close() {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+}
+
+Session::Session(std::ostream& out, const Options& options) : out_(out), options_(options) {
+    engine_.options() = options.engine;
+    engine_.setClassicalConfig(options.classical);
+}
+
+bool Session::onLine(const std::string& line) {
+    std::string_view text = trim(line);
+    if (text.empty()) return true;
+    // Only the command word matters here; don't copy a long argument.
+    Command c = splitCommand(text.substr(0, 16));
+    std::lock_guard lock(mutex_);
+    if (c.word == "END") {
+        // Nothing may be printed after END, even a move that a finishing search produces.
+        quit_ = true;
+        out_.close();
+        engine_.stop();
+        cv_.notify_all();
+        return false;
+    }
+    if (c.word == "YXSTOP") {
+        // Stop the current search; with no search running there is nothing to stop.
+        if (busy_ != Busy::NONE) engine_.stop();
+        return true;
+    }
+    if (busy_ == Busy::PONDER) engine_.stop();  // the opponent has moved (or wants something)
+    queue_.push_back(line);
+    cv_.notify_all();
+    return true;
+}
+
+void Session::onEof() {
+    std::lock_guard lock(mutex_);
+    eof_ = true;
+    if (busy_ == Busy::PONDER) engine_.stop();
+    cv_.notify_all();
+}
+
+bool Session::waitFinished(int graceMs) {
+    std::unique_lock lock(mutex_);
+    return cv_.wait_for(lock, std::chrono::milliseconds(graceMs), [&] { return finished_; });
+}
+
+bool Session::nextLine(std::string& line) {
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return quit_ || eof_ || !queue_.empty(); });
+    if (quit_ || queue_.empty()) return false;
+    line = std::move(queue_.front());
+    queue_.pop_front();
+    return true;
+}
+
+bool Session::quitting() {
+    std::lock_guard lock(mutex_);
+    return quit_;
+}
+
+void Session::run() {
+    std::string line;
+    while (nextLine(line)) dispatch(line);
+    std::lock_guard lock(mutex_);
+    finished_ = true;
+    cv_.notify_all();
+}
+
+void Session::dispatch(const std::string& line) {
+    std::string_view text = trim(line);
+    if (text.empty()) return;
+    Command c = splitCommand(text);
+    const std::string& w = c.word;
+    try {
+        if (w == "START") cmdStart(c.args);
+        else if (w == "RECTSTART") cmdRectStart(c.args);
+        else if (w == "RESTART") cmdRestart();
+        else if (w == "BEGIN") cmdBegin();
+        else if (w == "TURN") cmdTurn(c.args);
+        else if (w == "BOARD") cmdBoard(c.args);
+        else if (w == "INFO") cmdInfo(c.args);
+        else if (w == "TAKEBACK") cmdTakeBack(c.args);
+        else if (w == "ABOUT") out_.line(formatAbout());
+        else if (w == "PLAY") cmdPlay(c.args);
+        else if (w == "SWAP2BOARD") cmdSwap2Board(c.args);
+        else if (w == "YXBOARD") cmdYxBoard(c.args);
+        else if (w == "YXSHOWFORBID") cmdYxShowForbid();
+        else if (w == "YXNBEST") cmdYxNBest(c.args);
+        else if (w == "YXHASHCLEAR") cmdYxHashClear();
+        else if (w == "YXSHOWINFO") cmdYxShowInfo();
+        else out_.line("UNKNOWN command " + printable(text));
+    } catch (const std::exception& e) {
+        error(std::string("internal error: ") + e.what());
+    }
+}
+
+void Session::markBusy(Busy busy) {
+    std::lock_guard lock(mutex_);
+    busy_ = busy;
+    if (busy != Busy::NONE) engine_.clearStop();
+}
+
+void Session::reportIteration(const search::IterationInfo& info, bool multiPV) {
+    out_.line(formatIteration(info, multiPV));
+    if (engine_.options().showDetail && info.pvIndex == 0)
+        for (const std::string& s : formatRealtime(info)) out_.line(s);
+}
+
+void Session::think(bool playMove) {
+    markBusy(Busy::THINK);
+    auto onIteration = [this](const search::IterationInfo& info) { reportIteration(info, false); };
+    search::SearchResult r;
+    try {
+        r = playMove ? engine_.thinkAndPlay(onIteration) : engine_.analyse(1, onIteration);
+    } catch (...) {
+        markBusy(Busy::NONE);
+        throw;
+    }
+    markBusy(Busy::NONE);
+    if (r.bestMove == POS_NONE) {
+        error("no legal move left");
+        return;
+    }
+    out_.line(formatMove(r.bestMove));
+    maybePonder();
+}
+
+void Session::maybePonder() {
+    if (!engine_.options().pondering) return;
+    {
+        // Only when nothing is waiting: a queued command would otherwise wait for a stop.
+        std::lock_guard lock(mutex_);
+        if (quit_ || eof_ || !queue_.empty()) return;
+        busy_ = Busy::PONDER;
+        engine_.clearStop();
+    }
+    engine_.ponder();
+    markBusy(Busy::NONE);
+}
+
+bool Session::readBlock(const std::string& firstArgs, std::vector<std::string>& entries) {
+    // More entries than any board holds are read and dropped, so junk cannot grow memory.
+    constexpr size_t MAX_ENTRIES = 4 * MAX_BOARD_SIZE * MAX_BOARD_SIZE;
+    auto take = [&](std::string_view text) {
+        for (std::string& token : splitEntries(text)) {
+            if (toUpper(token) == "DONE") return true;
+            if (entries.size() < MAX_ENTRIES) entries.push_back(std::move(token));
+        }
+        return false;
+    };
+    if (take(firstArgs)) return true;
+    std::string line;
+    while (nextLine(line))
+        if (take(line)) return true;
+    return false;
+}
+
+std::optional<Pos> Session::boardPoint(std::string_view text) const {
+    auto c = parseCoord(text);
+    if (!c || !engine_.onBoard(c->first, c->second)) return std::nullopt;
+    return Pos(c->first, c->second);
+}
+
+}  // namespace moku::protocol

@@ -1,0 +1,100 @@
+// One protocol session: the command queue between the reader thread and the thread that runs
+// commands, the thread-safe output, and the command handlers.
+//
+// Map: session.cpp (queue, urgent commands, dispatch, thinking and pondering),
+// commands_game.cpp (START ... SWAP2BOARD, the Gomocup commands), commands_info.cpp (INFO),
+// commands_yixin.cpp (the YX* commands), protocol.cpp (runProtocol: the threads).
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "moku/engine/engine.h"
+#include "moku/protocol/parser.h"
+#include "moku/protocol/protocol.h"
+
+namespace moku::protocol {
+
+// Writes whole lines, flushed, from any thread; after close() it writes nothing.
+class Output {
+public:
+    explicit Output(std::ostream& os) : os_(os) {}
+    void line(std::string_view text);
+    void close();
+
+private:
+    std::mutex mutex_;
+    std::ostream& os_;
+    bool closed_ = false;
+};
+
+class Session {
+public:
+    Session(std::ostream& out, const Options& options);
+
+    // Reader side. Returns false once the reader must stop (after END).
+    bool onLine(const std::string& line);
+    void onEof();
+    // Waits (at most graceMs) until run() has returned; false on time-out.
+    bool waitFinished(int graceMs);
+
+    // Command side: runs commands until END or the end of the input.
+    void run();
+
+private:
+    enum class Busy { NONE, THINK, PONDER };
+
+    Output out_;
+    Options options_;
+    engine::Engine engine_;
+
+    std::mutex mutex_;
+    std::condition_variable cv_;
+    std::deque<std::string> queue_;
+    bool eof_ = false;
+    bool quit_ = false;
+    bool finished_ = false;
+    Busy busy_ = Busy::NONE;
+
+    bool nextLine(std::string& line);
+    bool quitting();
+    void dispatch(const std::string& line);
+    void message(const std::string& text) { out_.line("MESSAGE " + text); }
+    void error(const std::string& text) { out_.line("ERROR " + text); }
+
+    // Thinking with the reader able to stop it; `answer` prints the result unless END came.
+    void think(bool playMove);
+    void reportIteration(const search::IterationInfo& info, bool multiPV);
+    void maybePonder();
+    void markBusy(Busy busy);
+
+    // The entries of a block (BOARD, YXBOARD, SWAP2BOARD) up to DONE: the tokens after the
+    // command word on its own line first. False when the input ended inside the block.
+    bool readBlock(const std::string& firstArgs, std::vector<std::string>& entries);
+    bool readPosition(const std::string& firstArgs, const char* command);
+    // A point on the board from "x,y"; nullopt (and nothing printed) when malformed/off board.
+    std::optional<Pos> boardPoint(std::string_view text) const;
+
+    void cmdStart(const std::string& args);
+    void cmdRectStart(const std::string& args);
+    void cmdRestart();
+    void cmdBegin();
+    void cmdTurn(const std::string& args);
+    void cmdBoard(const std::string& args);
+    void cmdTakeBack(const std::string& args);
+    void cmdPlay(const std::string& args);
+    void cmdSwap2Board(const std::string& args);
+    void cmdInfo(const std::string& args);
+    void cmdYxBoard(const std::string& args);
+    void cmdYxShowForbid();
+    void cmdYxNBest(const std::string& args);
+    void cmdYxHashClear();
+    void cmdYxShowInfo();
+};
+
+}  // namespace moku::protocol
