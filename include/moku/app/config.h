@@ -1,0 +1,38 @@
+// The configuration file (TOML): the top level and the [engine] section. Other sections belong
+// to their modules, which read them from Config::table.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <toml++/toml.h>
+
+#include "moku/engine/engine.h"
+#include "moku/eval/classical.h"
+
+namespace moku::app {
+
+struct ConfigError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Config {
+    engine::EngineOptions engine;  // [engine]; defaults equal configs/config.toml
+    eval::ClassicalConfig classical = eval::ClassicalConfig::defaults();  // [classical]
+    toml::table table;             // the whole file, for the other sections
+};
+
+// Parses TOML text; throws ConfigError naming `source`, the line and the problem (syntax errors,
+// wrong types, out-of-range values, unknown keys in [engine]).
+Config parseConfig(std::string_view text, const std::string& source);
+Config loadConfig(const std::filesystem::path& path);
+
+// The running executable's own path (not the working directory's): /proc/self/exe on Linux,
+// GetModuleFileName on Windows, argv[0] as the last resort.
+std::filesystem::path executablePath(const char* argv0);
+// config.toml next to the executable.
+std::filesystem::path defaultConfigPath(const char* argv0);
+
+}  // namespace moku::app

@@ -1,0 +1,102 @@
+// Fast games through the real protocol: the built pbrain-moku as a child process against a
+// random legal mover, played the way the Gomocup referee plays them (START, INFO, the first
+// move as BOARD, INFO time_left before every TURN, END). No illegal move, no crash, no turn
+// over the limit by more than 10%, and a prompt exit after END.
+//
+// MOKU_STRESS_GAMES sets the number of games (default 6; CI runs 200 in Release).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "child_process.h"
+#include "moku/game/board.h"
+
+using namespace moku;
+using moku::test::ChildEngine;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr Rule RULES[] = {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU, Rule::CARO8, Rule::CARO9};
+constexpr int GOMOCUP_RULE[] = {0, 1, 4, 8, 9};
+
+TEST(ProtocolStress, FastGamesAgainstRandomMover) {
+    int games = 6;
+    if (const char* env = std::getenv("MOKU_STRESS_GAMES")) games = std::max(1, std::atoi(env));
+    const int turnMs = 100, matchMs = 10000;
+    std::mt19937_64 rng(77);
+    int engineMoves = 0;
+    int64_t slowest = 0;
+    for (int g = 0; g < games; g++) {
+        int r = g % 5, size = g % 3 == 2 ? 20 : 15;
+        game::Board board(size, size, RULES[r]);
+        ChildEngine e;
+        e.send("START " + std::to_string(size));
+        e.send("INFO timeout_turn " + std::to_string(turnMs));
+        e.send("INFO timeout_match " + std::to_string(matchMs));
+        e.send("INFO max_memory 367001600");
+        e.send("INFO rule " + std::to_string(GOMOCUP_RULE[r]));
+        ASSERT_EQ(e.reply(5000), "OK") << "game " << g;
+        bool engineFirst = g % 2 == 0;
+        int64_t used = 0;
+        bool first = true;
+        while (board.winner() == EMPTY && !board.full()) {
+            bool engineToMove = (board.sideToMove() == BLACK) == engineFirst;
+            if (!engineToMove) {
+                // The random mover: a legal point, near the stones mostly.
+                std::vector<Pos> pool = rng() % 4 ? board.candidates() : board.emptyCells();
+                std::vector<Pos> legal;
+                for (Pos p : pool)
+                    if (board.isLegal(p)) legal.push_back(p);
+                if (legal.empty())
+                    for (Pos p : board.emptyCells())
+                        if (board.isLegal(p)) legal.push_back(p);
+                if (legal.empty()) break;
+                board.move(legal[rng() % legal.size()]);
+                continue;
+            }
+            e.send("INFO time_left " + std::to_string(matchMs - used));
+            auto start = Clock::now();
+            if (first) {
+                // The referee's first move: the whole position as BOARD, own stones = 1.
+                e.send("BOARD");
+                for (Pos p : board.moves())
+                    e.send(std::to_string(p.x()) + "," + std::to_string(p.y()) + "," +
+                           (board.piece(p) == board.sideToMove() ? "1" : "2"));
+                e.send("DONE");
+                first = false;
+            } else {
+                Pos last = board.lastMove();
+                e.send("TURN " + std::to_string(last.x()) + "," + std::to_string(last.y()));
+            }
+            auto reply = e.reply(turnMs * 10 + 2000);
+            int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+            ASSERT_TRUE(reply) << "game " << g << ": no reply";
+            int x = -1, y = -1;
+            ASSERT_EQ(std::sscanf(reply->c_str(), "%d,%d", &x, &y), 2) << *reply;
+            ASSERT_TRUE(board.onBoard(x, y)) << "game " << g << ": off board " << *reply;
+            Pos p(x, y);
+            ASSERT_TRUE(board.isEmpty(p)) << "game " << g << ": occupied " << *reply;
+            ASSERT_FALSE(board.sideToMove() == BLACK && board.isForbidden(p))
+                << "game " << g << ": forbidden " << *reply;
+            EXPECT_LE(ms, turnMs * 11 / 10) << "game " << g << " move " << board.ply();
+            slowest = std::max(slowest, ms);
+            used += ms;
+            board.move(p);
+            engineMoves++;
+        }
+        auto endSent = Clock::now();
+        e.send("END");
+        int status = e.waitExit(2000);
+        auto exitMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - endSent).count();
+        EXPECT_EQ(status, 0) << "game " << g;
+        EXPECT_LE(exitMs, 200) << "game " << g << ": exit after END took " << exitMs << " ms";
+    }
+    std::printf("%d games, %d engine moves, slowest move %lld ms\n", games, engineMoves,
+                (long long)slowest);
+}
+
+}  // namespace
