@@ -22,7 +22,8 @@ std::vector<Board> vcfPuzzles() {
             if (line.empty()) continue;
             Json c = Json::parse(line);
             if (c.contains("kind") && c["kind"].asString() != "VCF") continue;
-            std::string who = c.contains("to_move") ? c["to_move"].asString() : c["attacker"].asString();
+            std::string who =
+                c.contains("to_move") ? c["to_move"].asString() : c["attacker"].asString();
             const Json& rows = c["board"];
             Board b(15, 15, Rule::RENJU);
             for (int y = 0; y < 15; y++)
@@ -101,7 +102,7 @@ void BM_SearchBench(benchmark::State& state) {
     }
 }
 
-}  // namespace
+} // namespace
 
 BENCHMARK(BM_VcfPuzzles)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_VcfPuzzle)->DenseRange(0, 14)->Unit(benchmark::kMicrosecond);

@@ -16,30 +16,100 @@ struct BenchPosition {
     Rule rule;
     int size;
     int depth;
-    std::vector<std::pair<int, int>> moves;  // alternating, black first
+    std::vector<std::pair<int, int>> moves; // alternating, black first
 };
 
 // Openings and middle games from ordinary play, none decided by a short VCF.
 const std::vector<BenchPosition> POSITIONS = {
     {"free15-opening", Rule::FREESTYLE, 15, 11, {{7, 7}, {8, 8}, {8, 6}}},
-    {"free15-early", Rule::FREESTYLE, 15, 10, {{7, 7}, {7, 8}, {8, 8}, {9, 9}, {8, 7}, {6, 7}, {8, 9}, {8, 6}, {6, 9}, {9, 7}}},
-    {"free15-mid", Rule::FREESTYLE, 15, 9,
-     {{7, 7}, {8, 6}, {6, 6}, {5, 5}, {7, 4}, {6, 5}, {7, 5}, {7, 6}, {8, 4}, {9, 3}, {8, 7}, {9, 7}}},
-    {"free15-edge", Rule::FREESTYLE, 15, 10, {{2, 2}, {3, 3}, {2, 4}, {3, 4}, {4, 2}, {3, 2}, {3, 5}}},
+    {"free15-early",
+     Rule::FREESTYLE,
+     15,
+     10,
+     {{7, 7}, {7, 8}, {8, 8}, {9, 9}, {8, 7}, {6, 7}, {8, 9}, {8, 6}, {6, 9}, {9, 7}}},
+    {"free15-mid",
+     Rule::FREESTYLE,
+     15,
+     9,
+     {{7, 7},
+      {8, 6},
+      {6, 6},
+      {5, 5},
+      {7, 4},
+      {6, 5},
+      {7, 5},
+      {7, 6},
+      {8, 4},
+      {9, 3},
+      {8, 7},
+      {9, 7}}},
+    {"free15-edge",
+     Rule::FREESTYLE,
+     15,
+     10,
+     {{2, 2}, {3, 3}, {2, 4}, {3, 4}, {4, 2}, {3, 2}, {3, 5}}},
     {"free20-opening", Rule::FREESTYLE, 20, 11, {{10, 10}, {11, 9}, {9, 9}}},
-    {"free20-mid", Rule::FREESTYLE, 20, 9,
-     {{10, 10}, {11, 11}, {9, 11}, {11, 9}, {10, 12}, {8, 10}, {9, 12}, {11, 12}, {11, 13}, {9, 10}}},
-    {"free20-spread", Rule::FREESTYLE, 20, 10, {{5, 5}, {6, 6}, {14, 14}, {13, 13}, {5, 14}, {6, 13}, {10, 10}, {11, 11}}},
+    {"free20-mid",
+     Rule::FREESTYLE,
+     20,
+     9,
+     {{10, 10},
+      {11, 11},
+      {9, 11},
+      {11, 9},
+      {10, 12},
+      {8, 10},
+      {9, 12},
+      {11, 12},
+      {11, 13},
+      {9, 10}}},
+    {"free20-spread",
+     Rule::FREESTYLE,
+     20,
+     10,
+     {{5, 5}, {6, 6}, {14, 14}, {13, 13}, {5, 14}, {6, 13}, {10, 10}, {11, 11}}},
     {"std15-opening", Rule::STANDARD, 15, 11, {{7, 7}, {7, 6}, {8, 8}, {6, 6}}},
-    {"std15-mid", Rule::STANDARD, 15, 9,
-     {{7, 7}, {7, 6}, {8, 8}, {6, 6}, {8, 6}, {6, 8}, {8, 7}, {8, 5}, {6, 7}, {9, 7}, {4, 5}, {5, 6}}},
+    {"std15-mid",
+     Rule::STANDARD,
+     15,
+     9,
+     {{7, 7},
+      {7, 6},
+      {8, 8},
+      {6, 6},
+      {8, 6},
+      {6, 8},
+      {8, 7},
+      {8, 5},
+      {6, 7},
+      {9, 7},
+      {4, 5},
+      {5, 6}}},
     {"renju-opening", Rule::RENJU, 15, 11, {{7, 7}, {8, 6}, {8, 7}}},
-    {"renju-early", Rule::RENJU, 15, 10, {{7, 7}, {7, 6}, {8, 6}, {9, 5}, {6, 8}, {8, 8}, {6, 6}, {6, 7}}},
-    {"renju-mid", Rule::RENJU, 15, 9,
-     {{7, 7}, {8, 7}, {7, 8}, {7, 9}, {7, 4}, {6, 6}, {5, 6}, {6, 5}, {6, 4}, {8, 4}, {5, 4}, {7, 5}}},
+    {"renju-early",
+     Rule::RENJU,
+     15,
+     10,
+     {{7, 7}, {7, 6}, {8, 6}, {9, 5}, {6, 8}, {8, 8}, {6, 6}, {6, 7}}},
+    {"renju-mid",
+     Rule::RENJU,
+     15,
+     9,
+     {{7, 7},
+      {8, 7},
+      {7, 8},
+      {7, 9},
+      {7, 4},
+      {6, 6},
+      {5, 6},
+      {6, 5},
+      {6, 4},
+      {8, 4},
+      {5, 4},
+      {7, 5}}},
 };
 
-}  // namespace
+} // namespace
 
 uint64_t runBench(std::ostream& out, int /*threads*/) {
     uint64_t total = 0;
@@ -59,10 +129,11 @@ uint64_t runBench(std::ostream& out, int /*threads*/) {
             << " score=" << r.score << " nodes=" << r.nodes << " time_ms=" << r.timeMs << "\n";
     }
     int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                     std::chrono::steady_clock::now() - start).count();
+                     std::chrono::steady_clock::now() - start)
+                     .count();
     out << "bench: nodes=" << total << " nps=" << total * 1000 / uint64_t(std::max<int64_t>(ms, 1))
         << " time_ms=" << ms << std::endl;
     return total;
 }
 
-}  // namespace moku::app
+} // namespace moku::app

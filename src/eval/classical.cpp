@@ -31,7 +31,8 @@ ClassicalConfig ClassicalConfig::defaults() {
     return c;
 }
 
-ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule) : scalePercent(cfg.scalePercent) {
+ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule)
+    : scalePercent(cfg.scalePercent) {
     const PatternTables& pt = patternTables(rule);
     for (int side = 0; side < COLOR_NB; side++)
         for (int stm = 0; stm < 2; stm++)
@@ -56,7 +57,8 @@ ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule) : scaleP
     }
 }
 
-ClassicalEvaluator::ClassicalEvaluator(Rule rule, const ClassicalConfig& cfg) : rule_(rule), tables_(cfg, rule) {}
+ClassicalEvaluator::ClassicalEvaluator(Rule rule, const ClassicalConfig& cfg)
+    : rule_(rule), tables_(cfg, rule) {}
 
 Value ClassicalEvaluator::evaluateSlow(const Board& b) const {
     Color us = b.sideToMove(), them = ~us;
@@ -74,4 +76,4 @@ Value ClassicalEvaluator::evaluateSlow(const Board& b) const {
     return Value(std::clamp<int32_t>(v, -VALUE_EVAL_MAX, VALUE_EVAL_MAX));
 }
 
-}  // namespace moku::eval
+} // namespace moku::eval

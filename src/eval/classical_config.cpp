@@ -7,8 +7,7 @@ namespace moku::eval {
 
 namespace {
 
-template <size_t N>
-void readArray(const toml::table& t, const char* key, std::array<int, N>& out) {
+template <size_t N> void readArray(const toml::table& t, const char* key, std::array<int, N>& out) {
     const toml::node* n = t.get(key);
     if (!n) return;
     const toml::array* a = n->as_array();
@@ -41,7 +40,7 @@ void writeArray(std::ostream& out, const char* key, const std::array<int, N>& a)
     out << "]\n";
 }
 
-}  // namespace
+} // namespace
 
 ClassicalConfig loadClassicalConfig(const toml::table& doc, ClassicalConfig c) {
     const toml::table* t = &doc;
@@ -83,4 +82,4 @@ std::string classicalConfigToToml(const ClassicalConfig& c) {
     return out.str();
 }
 
-}  // namespace moku::eval
+} // namespace moku::eval

@@ -26,8 +26,10 @@ void Worker::generate(MoveList& list, Pos ttMove, int ply) {
     auto score = [&](Pos p) {
         if (p == ttMove) return 1 << 30;
         int s = eval_->moveScore(board, p) + history_[us][p.idx] / 16;
-        if (p == st.killers[0]) s += 400;
-        else if (p == st.killers[1]) s += 300;
+        if (p == st.killers[0])
+            s += 400;
+        else if (p == st.killers[1])
+            s += 300;
         return s;
     };
     if (board.p4Count(them, B_FLEX4)) {
@@ -67,4 +69,4 @@ void Worker::generate(MoveList& list, Pos ttMove, int ply) {
         }
 }
 
-}  // namespace moku::search
+} // namespace moku::search

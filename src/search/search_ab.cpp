@@ -33,11 +33,11 @@ Value valueFromTT(Value v, int ply) {
     return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
 }
 
-constexpr int QVCF_DEPTH = 8;           // attacker moves a leaf VCF may use
-constexpr uint64_t QVCF_NODES = 3000;   // and nodes
+constexpr int QVCF_DEPTH = 8;         // attacker moves a leaf VCF may use
+constexpr uint64_t QVCF_NODES = 3000; // and nodes
 constexpr int HISTORY_MAX = 16384;
 
-}  // namespace
+} // namespace
 
 Worker::Worker(TranspositionTable& tt, std::atomic<bool>& stop)
     : board(15, 15, Rule::FREESTYLE), tt_(tt), stop_(stop) {
@@ -56,7 +56,8 @@ void Worker::setPosition(const Board& b) {
     for (Pos p : b.moves())
         if (p != POS_PASS) board.move(p, b.piece(p));
     if (board.sideToMove() != b.sideToMove()) board.move(POS_PASS, ~b.sideToMove());
-    if (!eval_ || eval_->rule() != b.rule()) eval_ = std::make_unique<eval::ClassicalEvaluator>(b.rule(), evalConfig);
+    if (!eval_ || eval_->rule() != b.rule())
+        eval_ = std::make_unique<eval::ClassicalEvaluator>(b.rule(), evalConfig);
     eval_->attach(board);
 }
 
@@ -145,8 +146,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     bool oppThreat = oppFives || board.p4Count(them, B_FLEX4);
     Value eval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval_->evaluateFast(board);
     st.staticEval = eval;
-    bool improving = ply >= 2 && stack_[ply - 2].staticEval != VALUE_NONE &&
-                     eval > stack_[ply - 2].staticEval;
+    bool improving =
+        ply >= 2 && stack_[ply - 2].staticEval != VALUE_NONE && eval > stack_[ply - 2].staticEval;
 
     if (!PV && !oppThreat && excluded == POS_NONE) {
         // Razoring: far below alpha, only a VCF can save this node.
@@ -210,10 +211,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             Value v = search<false>(sBeta - 1, sBeta, (depth - 1) / 2, ply, cutNode);
             st.excluded = POS_NONE;
             if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
-            if (v < sBeta) ext = 1;
-            else if (sBeta >= beta) return sBeta;  // multi-cut
+            if (v < sBeta)
+                ext = 1;
+            else if (sBeta >= beta)
+                return sBeta; // multi-cut
         } else if (oppFives) {
-            ext = 0.75f;  // a reply to the opponent's four: the line is forced
+            ext = 0.75f; // a reply to the opponent's four: the line is forced
         }
         Depth newDepth = depth - 1 + ext;
 
@@ -229,7 +232,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             r -= float(history_[us][m.idx]) / 8192;
             Depth d = std::clamp(newDepth - r, Depth(1), newDepth);
             v = -search<false>(-alpha - 1, -alpha, d, ply + 1, true);
-            if (v > alpha && d < newDepth) v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+            if (v > alpha && d < newDepth)
+                v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
         } else if (!PV || moveCount > 1) {
             v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
         }
@@ -254,9 +258,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         if (m != bestMove && triedCount < 64) tried[triedCount++] = m;
     }
     if (moveCount == 0) return excluded != POS_NONE ? alpha : VALUE_DRAW;
-    if (best >= beta && bestMove != POS_NONE) updateHistory(bestMove, depth, ply, tried, triedCount);
+    if (best >= beta && bestMove != POS_NONE)
+        updateHistory(bestMove, depth, ply, tried, triedCount);
     if (excluded == POS_NONE) {
-        Bound bound = best >= beta ? BOUND_LOWER : PV && bestMove != POS_NONE ? BOUND_EXACT : BOUND_UPPER;
+        Bound bound = best >= beta                 ? BOUND_LOWER
+                      : PV && bestMove != POS_NONE ? BOUND_EXACT
+                                                   : BOUND_UPPER;
         tt_.store(key, bestMove, valueToTT(best, ply), eval, depth, bound, PV);
     }
     return best;
@@ -276,7 +283,9 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth) {
             v = -search<true>(-beta, -alpha, newDepth, 1, false);
         } else {
             Pattern4 mine = board.p4(rm.pos, ~board.sideToMove());
-            Depth r = depth >= 3 && i - pvIdx_ >= 4 && mine > H_FLEX3 ? reduction(depth, int(i - pvIdx_)) / 2 : 0;
+            Depth r = depth >= 3 && i - pvIdx_ >= 4 && mine > H_FLEX3
+                          ? reduction(depth, int(i - pvIdx_)) / 2
+                          : 0;
             v = -search<false>(-alpha - 1, -alpha, newDepth - r, 1, true);
             if (v > alpha && r > 0) v = -search<false>(-alpha - 1, -alpha, newDepth, 1, true);
             if (v > alpha && v < beta) v = -search<true>(-beta, -alpha, newDepth, 1, false);
@@ -302,4 +311,4 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth) {
     return best;
 }
 
-}  // namespace moku::search
+} // namespace moku::search

@@ -26,7 +26,9 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
 
     // Root moves, in the picker's order.
     TTData tte;
-    Pos ttMove = tt_.probe(board.hash(), tte) && tte.move.valid() && board.isEmpty(tte.move) ? tte.move : POS_NONE;
+    Pos ttMove = tt_.probe(board.hash(), tte) && tte.move.valid() && board.isEmpty(tte.move)
+                     ? tte.move
+                     : POS_NONE;
     MoveList list;
     generate(list, ttMove, 0);
     std::stable_sort(list.moves, list.moves + list.size,
@@ -54,8 +56,10 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
     // clock can afford (fixed when there is no clock, so that bench stays deterministic).
     Value qw = quickWin(0);
     if (qw == VALUE_NONE || qw > 0) {
-        uint64_t budget = timeLimited_ ? uint64_t(std::clamp<int64_t>(time_.budget().maximumMs * 200, 500, 400000))
-                                       : 200000;
+        uint64_t budget =
+            timeLimited_
+                ? uint64_t(std::clamp<int64_t>(time_.budget().maximumMs * 200, 500, 400000))
+                : 200000;
         if (limits.maxNodes) budget = std::min<uint64_t>(budget, limits.maxNodes);
         std::vector<Pos> line;
         if (vcfRoot(120, budget, line) && !line.empty() && isLegal(line[0])) {
@@ -66,7 +70,8 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
             result.ranked = {{line[0], result.score}};
             finish(result);
             if (onIteration)
-                onIteration({1, int(line.size()), 0, result.score, result.nodes, result.timeMs, result.pv});
+                onIteration(
+                    {1, int(line.size()), 0, result.score, result.nodes, result.timeMs, result.pv});
             return result;
         }
     }
@@ -93,8 +98,9 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
             }
             while (true) {
                 Value v = rootSearch(alpha, beta, Depth(depth));
-                std::stable_sort(rootMoves_.begin() + pvIdx_, rootMoves_.end(),
-                                 [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+                std::stable_sort(
+                    rootMoves_.begin() + pvIdx_, rootMoves_.end(),
+                    [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
                 if (stop_.load()) break;
                 if (v <= alpha) {
                     beta = (alpha + beta) / 2;
@@ -107,11 +113,13 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
                 delta += delta;
                 if (delta > 1000) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
             }
-            std::stable_sort(rootMoves_.begin(), rootMoves_.begin() + pvIdx_ + 1,
-                             [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
+            std::stable_sort(
+                rootMoves_.begin(), rootMoves_.begin() + pvIdx_ + 1,
+                [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
             if (!stop_.load() && onIteration) {
                 const RootMove& rm = rootMoves_[pvIdx_];
-                onIteration({depth, rm.selDepth, pvIdx_, rm.score, nodes, time_.elapsedMs(), rm.pv});
+                onIteration(
+                    {depth, rm.selDepth, pvIdx_, rm.score, nodes, time_.elapsedMs(), rm.pv});
             }
         }
         if (stop_.load()) {
@@ -124,7 +132,8 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
         completedDepth = depth;
         lastBest = rootMoves_[0];
         lastRanked.clear();
-        for (int i = 0; i < multiPV; i++) lastRanked.push_back({rootMoves_[i].pos, rootMoves_[i].score});
+        for (int i = 0; i < multiPV; i++)
+            lastRanked.push_back({rootMoves_[i].pos, rootMoves_[i].score});
         Value score = lastBest.score;
         // A proven result does not change with more depth.
         if (isMate(score) && VALUE_MATE - std::abs(score) <= depth) break;
@@ -140,8 +149,10 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
     result.score = lastBest.score == -VALUE_INFINITE ? VALUE_NONE : lastBest.score;
     result.depth = completedDepth;
     result.pv = lastBest.pv.empty() ? std::vector<Pos>{lastBest.pos} : lastBest.pv;
-    result.ranked = lastRanked.empty() ? std::vector<std::pair<Pos, Value>>{{lastBest.pos, result.score}} : lastRanked;
+    result.ranked = lastRanked.empty()
+                        ? std::vector<std::pair<Pos, Value>>{{lastBest.pos, result.score}}
+                        : lastRanked;
     return finish(result);
 }
 
-}  // namespace moku::search
+} // namespace moku::search

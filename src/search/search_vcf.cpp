@@ -12,7 +12,7 @@ namespace {
 bool isCaro(Rule r) { return r == Rule::CARO8 || r == Rule::CARO9; }
 bool makesFourPattern(Pattern p) { return p == F4 || p == B4 || p == B4S; }
 
-}  // namespace
+} // namespace
 
 Value Worker::quickWin(int ply) {
     Color us = board.sideToMove(), them = ~us;
@@ -53,7 +53,7 @@ Pos Worker::findFivePoint(Color c, Pos near) {
 void Worker::generateFours(MoveList& list) {
     Color us = board.sideToMove();
     bool renjuBlack = board.rule() == Rule::RENJU && us == BLACK;
-    Pos last = board.lastMove(1);  // our previous move: follow-up fours are usually near it
+    Pos last = board.lastMove(1); // our previous move: follow-up fours are usually near it
     for (int y = 0; y < board.height(); y++)
         for (int x = 0; x < board.width(); x++) {
             Pos q(x, y);
@@ -61,7 +61,10 @@ void Worker::generateFours(MoveList& list) {
             Pattern4 p = board.p4(q, us);
             int score;
             if (p >= B_FLEX4 && p <= E_BLOCK4)
-                score = p == B_FLEX4 ? 4000 : p == C_BLOCK4_FLEX3 ? 2000 : p == D_BLOCK4_PLUS ? 600 : 200;
+                score = p == B_FLEX4          ? 4000
+                        : p == C_BLOCK4_FLEX3 ? 2000
+                        : p == D_BLOCK4_PLUS  ? 600
+                                              : 200;
             else if (p == FORBID && renjuBlack) {
                 const Cell& c = board.cell(q);
                 bool four = false;
@@ -166,7 +169,7 @@ bool Worker::vcfRoot(int depth, uint64_t maxNodes, std::vector<Pos>& line) {
 
 VcfResult solveVcf(const Board& b, int maxAttackerMoves, uint64_t maxNodes) {
     static std::atomic<bool> neverStop{false};
-    TranspositionTable tt(TranspositionTable::BUCKET_BYTES);  // unused by VCF
+    TranspositionTable tt(TranspositionTable::BUCKET_BYTES); // unused by VCF
     auto w = std::make_unique<Worker>(tt, neverStop);
     w->setPosition(b);
     VcfResult r;
@@ -175,4 +178,4 @@ VcfResult solveVcf(const Board& b, int maxAttackerMoves, uint64_t maxNodes) {
     return r;
 }
 
-}  // namespace moku::search
+} // namespace moku::search

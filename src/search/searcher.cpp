@@ -30,7 +30,9 @@ void Searcher::newGame() {
 void Searcher::setHashSize(size_t bytes) { impl_->tt.resize(bytes); }
 size_t Searcher::hashSize() const { return impl_->tt.sizeBytes(); }
 void Searcher::clearHash() { impl_->tt.clear(); }
-void Searcher::setClassicalConfig(const eval::ClassicalConfig& cfg) { impl_->worker->setEvalConfig(cfg); }
+void Searcher::setClassicalConfig(const eval::ClassicalConfig& cfg) {
+    impl_->worker->setEvalConfig(cfg);
+}
 
 namespace {
 
@@ -53,20 +55,22 @@ Pos openingMove(const Board& b) {
         int x = stone.x() + d[0], y = stone.y() + d[1];
         if (!b.onBoard(x, y)) continue;
         int cx = x - b.width() / 2, cy = y - b.height() / 2;
-        int dist = cx * cx + cy * cy + (d[0] && d[1] ? 0 : 1000);  // diagonals first
+        int dist = cx * cx + cy * cy + (d[0] && d[1] ? 0 : 1000); // diagonals first
         if (dist < bestDist) bestDist = dist, best = Pos(x, y);
     }
     return best;
 }
 
-}  // namespace
+} // namespace
 
-SearchResult Searcher::think(const Board& board, const Limits& limits, const IterationCallback& onIteration) {
+SearchResult Searcher::think(const Board& board, const Limits& limits,
+                             const IterationCallback& onIteration) {
     auto start = std::chrono::steady_clock::now();
     stopFlag_ = false;
-    Pos opening = board.rule() == Rule::RENJU && board.stoneCount() == 1 && board.sideToMove() == BLACK
-                      ? POS_NONE
-                      : openingMove(board);
+    Pos opening =
+        board.rule() == Rule::RENJU && board.stoneCount() == 1 && board.sideToMove() == BLACK
+            ? POS_NONE
+            : openingMove(board);
     if (opening != POS_NONE) {
         SearchResult r;
         r.bestMove = opening;
@@ -75,7 +79,8 @@ SearchResult Searcher::think(const Board& board, const Limits& limits, const Ite
         r.pv = {opening};
         r.ranked = {{opening, VALUE_ZERO}};
         r.timeMs = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::steady_clock::now() - start).count();
+                       std::chrono::steady_clock::now() - start)
+                       .count();
         if (onIteration) onIteration({1, 1, 0, r.score, 0, r.timeMs, r.pv});
         return r;
     }
@@ -84,4 +89,4 @@ SearchResult Searcher::think(const Board& board, const Limits& limits, const Ite
     return w.iterate(limits, onIteration);
 }
 
-}  // namespace moku::search
+} // namespace moku::search

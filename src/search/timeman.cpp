@@ -7,8 +7,8 @@ namespace moku::search {
 
 namespace {
 constexpr int64_t UNLIMITED = std::numeric_limits<int32_t>::max();
-constexpr int64_t SAFETY_MS = 30;  // kept back for process and I/O latency
-}  // namespace
+constexpr int64_t SAFETY_MS = 30; // kept back for process and I/O latency
+} // namespace
 
 TimeBudget computeBudget(const TimeControl& tc, int emptyCells) {
     TimeBudget b;
@@ -58,4 +58,4 @@ bool TimeManager::stopAfterIteration(bool bestChanged, Value scoreDrop) {
     return elapsed >= target || elapsed * 2 >= budget_.maximumMs;
 }
 
-}  // namespace moku::search
+} // namespace moku::search

@@ -32,7 +32,7 @@ TTData unpack(uint64_t w) {
 uint8_t genOf(uint64_t w) { return uint8_t(w >> 59); }
 int depthOf(uint64_t w) { return int((w >> 48) & 0xFF); }
 
-}  // namespace
+} // namespace
 
 void TranspositionTable::resize(size_t bytes) {
     size_t n = 1;
@@ -101,4 +101,4 @@ int TranspositionTable::hashfull() const {
     return total ? used * 1000 / total : 0;
 }
 
-}  // namespace moku::search
+} // namespace moku::search

@@ -12,8 +12,8 @@
 #include "moku/eval/classical.h"
 #include "moku/search/search.h"
 #include "moku/search/timeman.h"
-#include "moku/search/vcf.h"
 #include "moku/search/tt.h"
+#include "moku/search/vcf.h"
 
 namespace moku::search {
 
@@ -39,7 +39,9 @@ public:
         const Entry& e = entries_[key & (entries_.size() - 1)];
         return e.key == key && e.depth >= depth;
     }
-    void storeFail(uint64_t key, int depth) { entries_[key & (entries_.size() - 1)] = {key, depth}; }
+    void storeFail(uint64_t key, int depth) {
+        entries_[key & (entries_.size() - 1)] = {key, depth};
+    }
     void clear() { std::fill(entries_.begin(), entries_.end(), Entry{}); }
 
 private:
@@ -97,8 +99,7 @@ public:
 
 private:
     friend VcfResult solveVcf(const game::Board&, int, uint64_t);
-    template <bool PV>
-    Value search(Value alpha, Value beta, Depth depth, int ply, bool cutNode);
+    template <bool PV> Value search(Value alpha, Value beta, Depth depth, int ply, bool cutNode);
     Value qsearch(Value alpha, Value beta, int ply);
     void makeMove(Pos p) {
         board.move(p);
@@ -133,4 +134,4 @@ private:
     bool vcfAborted_ = false;
 };
 
-}  // namespace moku::search
+} // namespace moku::search

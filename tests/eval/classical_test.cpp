@@ -25,7 +25,7 @@ TEST(Classical, IncrementalSumsMatchRecompute) {
             for (int step = 0; step < 120 && !b.full(); step++) {
                 if (b.winner() != EMPTY || (b.ply() > 0 && rng() % 5 == 0)) {
                     b.undo();
-                } else {  // a random nearby move
+                } else { // a random nearby move
                     auto cand = b.candidates();
                     if (cand.empty()) cand = b.emptyCells();
                     b.move(cand[rng() % cand.size()]);
@@ -76,7 +76,8 @@ TEST(Classical, ValuesAreSensible) {
 
 TEST(Classical, ConfigFileEqualsEmbeddedDefaults) {
     ClassicalConfig def = ClassicalConfig::defaults();
-    ClassicalConfig file = loadClassicalConfigFile(std::string(MOKU_SOURCE_DIR) + "/configs/config.toml");
+    ClassicalConfig file =
+        loadClassicalConfigFile(std::string(MOKU_SOURCE_DIR) + "/configs/config.toml");
     EXPECT_EQ(classicalConfigToToml(file), classicalConfigToToml(def));
 }
 
@@ -89,6 +90,8 @@ TEST(Classical, ConfigOverridesAndErrors) {
     // Round trip through the TOML writer.
     ClassicalConfig back = loadClassicalConfig(toml::parse(classicalConfigToToml(c)));
     EXPECT_EQ(classicalConfigToToml(back), classicalConfigToToml(c));
-    EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nthreat_own = [1, 2]\n")), std::runtime_error);
-    EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nscale_percent = \"x\"\n")), std::runtime_error);
+    EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nthreat_own = [1, 2]\n")),
+                 std::runtime_error);
+    EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nscale_percent = \"x\"\n")),
+                 std::runtime_error);
 }

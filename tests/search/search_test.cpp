@@ -25,20 +25,21 @@ Limits timeLimits(int64_t turnMs) {
 }
 
 int64_t msSince(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t)
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                 t)
         .count();
 }
 
 // A busy freestyle middle game without immediate wins.
 Board midgame() {
     Board b(15, 15, Rule::FREESTYLE);
-    for (auto [x, y] : {std::pair{7, 7}, {7, 8}, {8, 8}, {9, 9}, {8, 7}, {6, 7}, {8, 9}, {8, 6},
-                        {6, 9}, {9, 7}})
+    for (auto [x, y] :
+         {std::pair{7, 7}, {7, 8}, {8, 8}, {9, 9}, {8, 7}, {6, 7}, {8, 9}, {8, 6}, {6, 9}, {9, 7}})
         b.move(Pos(x, y));
     return b;
 }
 
-}  // namespace
+} // namespace
 
 TEST(Search, GomocupJudgeRuleChecks) {
     Searcher s;
@@ -46,7 +47,8 @@ TEST(Search, GomocupJudgeRuleChecks) {
         std::string id = c["id"].asString();
         int size = int(c["size"].asInt());
         Board b(size, size, ruleOf(int(c["info_rule"].asInt())));
-        for (const Json& m : c["moves"].asArray()) b.move(Pos(int(m[0].asInt()), int(m[1].asInt())));
+        for (const Json& m : c["moves"].asArray())
+            b.move(Pos(int(m[0].asInt()), int(m[1].asInt())));
         s.newGame();
         SearchResult r = s.think(b, timeLimits(300));
         ASSERT_TRUE(b.isLegal(r.bestMove)) << id;
@@ -159,7 +161,7 @@ TEST(SearchTime, SmallTimeLeft) {
     EXPECT_LT(msSince(t), 150);
     Board b = midgame();
     EXPECT_TRUE(b.isLegal(r.bestMove));
-    l.time.timeLeftMs = -500;  // already over: still a legal move, at once
+    l.time.timeLeftMs = -500; // already over: still a legal move, at once
     t = std::chrono::steady_clock::now();
     r = s.think(midgame(), l);
     EXPECT_LT(msSince(t), 100);

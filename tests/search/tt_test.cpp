@@ -29,7 +29,9 @@ TEST(TranspositionTable, StoreProbeAndReplace) {
     // Fill one bucket (same low bits) beyond its four entries: the shallowest goes.
     size_t buckets = tt.sizeBytes() / TranspositionTable::BUCKET_BYTES;
     uint64_t base = 7;
-    for (int i = 0; i < 4; i++) tt.store(base + (uint64_t(i + 1) * buckets << 8), Pos(i, 0), i, 0, 10 + i, BOUND_EXACT, false);
+    for (int i = 0; i < 4; i++)
+        tt.store(base + (uint64_t(i + 1) * buckets << 8), Pos(i, 0), i, 0, 10 + i, BOUND_EXACT,
+                 false);
     uint64_t shallow = base + (uint64_t(1) * buckets << 8);
     ASSERT_TRUE(tt.probe(shallow, d));
     tt.store(base + (uint64_t(9) * buckets << 8), Pos(9, 9), 9, 0, 20, BOUND_EXACT, false);

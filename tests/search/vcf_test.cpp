@@ -42,7 +42,7 @@ void expectWinningLine(Board b, const std::vector<Pos>& line, const std::string&
     }
 }
 
-}  // namespace
+} // namespace
 
 TEST(Vcf, SolvesMintakaPuzzles) {
     for (const Json& c : test::readJsonLines("testdata/vcf_mintaka.jsonl")) {
@@ -59,7 +59,8 @@ TEST(Vcf, SolvesQuintetVcfPuzzles) {
     for (const Json& c : test::readJsonLines("testdata/mate_quintet.jsonl")) {
         if (c["kind"].asString() != "VCF") continue;
         std::string id = c["id"].asString();
-        Board b = test::boardFromDiagram(c["board"], Rule::RENJU, colorOf(c["attacker"].asString()));
+        Board b =
+            test::boardFromDiagram(c["board"], Rule::RENJU, colorOf(c["attacker"].asString()));
         VcfResult r = solveVcf(b);
         ASSERT_TRUE(r.win) << id;
         expectWinningLine(b, r.line, id);
@@ -79,8 +80,10 @@ TEST(Vcf, NoVcfWithoutFours) {
 TEST(Vcf, SimpleFreestyleVcf) {
     // Two broken threes crossing: a four, the forced block, then a four-four or four-three.
     Board b(15, 15, Rule::FREESTYLE);
-    for (auto [x, y] : {std::pair{5, 5}, {6, 5}, {7, 5}, {9, 7}, {9, 8}, {9, 9}}) b.move(Pos(x, y), BLACK);
-    for (auto [x, y] : {std::pair{4, 5}, {0, 0}, {0, 2}, {0, 4}, {0, 6}, {0, 8}}) b.move(Pos(x, y), WHITE);
+    for (auto [x, y] : {std::pair{5, 5}, {6, 5}, {7, 5}, {9, 7}, {9, 8}, {9, 9}})
+        b.move(Pos(x, y), BLACK);
+    for (auto [x, y] : {std::pair{4, 5}, {0, 0}, {0, 2}, {0, 4}, {0, 6}, {0, 8}})
+        b.move(Pos(x, y), WHITE);
     ASSERT_EQ(b.sideToMove(), BLACK);
     VcfResult r = solveVcf(b);
     ASSERT_TRUE(r.win);

@@ -11,4 +11,4 @@ namespace moku::app {
 // Returns the total node count. `threads` is accepted for the interface; bench uses one.
 uint64_t runBench(std::ostream& out, int threads = 1);
 
-}  // namespace moku::app
+} // namespace moku::app

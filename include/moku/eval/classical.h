@@ -16,7 +16,12 @@ namespace moku::eval {
 
 // Threat levels of one side, weakest first, from its board-wide Pattern4 counts.
 enum ThreatLevel : uint8_t {
-    THREAT_NONE, THREAT_FOUR, THREAT_DOUBLE_THREE, THREAT_FOUR_THREE, THREAT_FLEX4, THREAT_NB
+    THREAT_NONE,
+    THREAT_FOUR,
+    THREAT_DOUBLE_THREE,
+    THREAT_FOUR_THREE,
+    THREAT_FLEX4,
+    THREAT_NB
 };
 
 struct ClassicalConfig {
@@ -42,7 +47,7 @@ struct ClassicalConfig {
 // Tables built from a config for one rule.
 struct ClassicalTables {
     game::CellScoreTable cells;
-    int16_t threat[2][THREAT_NB][THREAT_NB];  // [opponent has a five][own level][opp level]
+    int16_t threat[2][THREAT_NB][THREAT_NB]; // [opponent has a five][own level][opp level]
     int16_t moveOwn[game::PATTERN4_NB];
     int16_t moveOpp[game::PATTERN4_NB];
     int scalePercent;
@@ -62,7 +67,8 @@ inline ThreatLevel threatLevel(const game::Board& b, Color c) {
 
 class ClassicalEvaluator final : public Evaluator {
 public:
-    explicit ClassicalEvaluator(Rule rule, const ClassicalConfig& cfg = ClassicalConfig::defaults());
+    explicit ClassicalEvaluator(Rule rule,
+                                const ClassicalConfig& cfg = ClassicalConfig::defaults());
 
     void attach(game::Board& board) override { board.setScoreTable(&tables_.cells); }
     Value evaluate(const game::Board& board) override { return evaluateFast(board); }
@@ -74,7 +80,9 @@ public:
         int oppFive = b.p4Count(them, game::A_FIVE) > 0;
         int32_t v = sum * tables_.scalePercent / 100 +
                     tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];
-        return Value(v > VALUE_EVAL_MAX ? VALUE_EVAL_MAX : v < -VALUE_EVAL_MAX ? -VALUE_EVAL_MAX : v);
+        return Value(v > VALUE_EVAL_MAX    ? VALUE_EVAL_MAX
+                     : v < -VALUE_EVAL_MAX ? -VALUE_EVAL_MAX
+                                           : v);
     }
     // The from-scratch twin of evaluateFast (for tests): sums the table over every empty cell.
     Value evaluateSlow(const game::Board& b) const;
@@ -92,4 +100,4 @@ private:
     ClassicalTables tables_;
 };
 
-}  // namespace moku::eval
+} // namespace moku::eval

@@ -18,4 +18,4 @@ ClassicalConfig loadClassicalConfigFile(const std::string& path);
 // The config as a [classical] TOML table (the format configs/config.toml documents).
 std::string classicalConfigToToml(const ClassicalConfig& cfg);
 
-}  // namespace moku::eval
+} // namespace moku::eval

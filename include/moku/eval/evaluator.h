@@ -19,4 +19,4 @@ public:
     virtual void beforeUndo(const game::Board&, Pos) {}
 };
 
-}  // namespace moku::eval
+} // namespace moku::eval

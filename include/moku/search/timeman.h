@@ -13,7 +13,7 @@ namespace moku::search {
 struct TimeBudget {
     int64_t optimumMs = 0;
     int64_t maximumMs = 0;
-    bool limited = true;  // false: no clock limit at all
+    bool limited = true; // false: no clock limit at all
 };
 
 // `emptyCells` estimates how long the game can still last. Pure: tested on its own.
@@ -41,4 +41,4 @@ private:
     int stableIterations_ = 0;
 };
 
-}  // namespace moku::search
+} // namespace moku::search

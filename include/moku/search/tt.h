@@ -62,4 +62,4 @@ private:
     uint8_t generation_ = 0;
 };
 
-}  // namespace moku::search
+} // namespace moku::search

@@ -12,7 +12,7 @@ namespace moku::search {
 
 struct VcfResult {
     bool win = false;
-    std::vector<Pos> line;  // attacker and defender moves alternating, ending in the five
+    std::vector<Pos> line; // attacker and defender moves alternating, ending in the five
     uint64_t nodes = 0;
 };
 
@@ -20,4 +20,4 @@ struct VcfResult {
 // (including the final five)? Stops after `maxNodes` nodes (0 = no limit), returning no win.
 VcfResult solveVcf(const game::Board& board, int maxAttackerMoves = 120, uint64_t maxNodes = 0);
 
-}  // namespace moku::search
+} // namespace moku::search
