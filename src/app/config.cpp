@@ -42,21 +42,29 @@ void readEngine(const std::string& source, const toml::table& t, engine::EngineO
     constexpr int64_t BIG = std::numeric_limits<int32_t>::max();
     for (const auto& [k, node] : t) {
         std::string key(k.str());
-        if (key == "threads") o.threads = int(integer(source, node, key, 1, engine::MAX_THREADS));
-        else if (key == "hash_kib") o.hashKiB = integer(source, node, key, 0, engine::MAX_HASH_KIB);
-        else if (key == "turn_time_ms") o.time.turnTimeMs = integer(source, node, key, 0, BIG);
-        else if (key == "match_time_ms") o.time.matchTimeMs = integer(source, node, key, 0, BIG);
-        else if (key == "max_depth") o.maxDepth = int(integer(source, node, key, 0, MAX_PLY));
+        if (key == "threads")
+            o.threads = int(integer(source, node, key, 1, engine::MAX_THREADS));
+        else if (key == "hash_kib")
+            o.hashKiB = integer(source, node, key, 0, engine::MAX_HASH_KIB);
+        else if (key == "turn_time_ms")
+            o.time.turnTimeMs = integer(source, node, key, 0, BIG);
+        else if (key == "match_time_ms")
+            o.time.matchTimeMs = integer(source, node, key, 0, BIG);
+        else if (key == "max_depth")
+            o.maxDepth = int(integer(source, node, key, 0, MAX_PLY));
         else if (key == "max_nodes")
-            o.maxNodes = uint64_t(integer(source, node, key, 0, std::numeric_limits<int64_t>::max()));
-        else if (key == "pondering") o.pondering = boolean(source, node, key);
-        else if (key == "show_detail") o.showDetail = int(integer(source, node, key, 0, BIG));
+            o.maxNodes =
+                uint64_t(integer(source, node, key, 0, std::numeric_limits<int64_t>::max()));
+        else if (key == "pondering")
+            o.pondering = boolean(source, node, key);
+        else if (key == "show_detail")
+            o.showDetail = int(integer(source, node, key, 0, BIG));
         else
             throw ConfigError(where(source, node) + ": unknown key engine." + key);
     }
 }
 
-}  // namespace
+} // namespace
 
 Config parseConfig(std::string_view text, const std::string& source) {
     Config c;
@@ -69,7 +77,8 @@ Config parseConfig(std::string_view text, const std::string& source) {
         throw ConfigError(msg.str());
     }
     if (const toml::node* engine = c.table.get("engine")) {
-        if (!engine->is_table()) throw ConfigError(where(source, *engine) + ": engine must be a table");
+        if (!engine->is_table())
+            throw ConfigError(where(source, *engine) + ": engine must be a table");
         readEngine(source, *engine->as_table(), c.engine);
     }
     if (c.table.contains("classical")) {
@@ -111,4 +120,4 @@ std::filesystem::path defaultConfigPath(const char* argv0) {
     return executablePath(argv0).parent_path() / "config.toml";
 }
 
-}  // namespace moku::app
+} // namespace moku::app

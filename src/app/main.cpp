@@ -39,10 +39,11 @@ int protocolMode(const moku::app::Config& config) {
     return moku::protocol::runProtocol(std::cin, std::cout, options);
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
     cxxopts::Options cli("pbrain-moku", "Moku, a gomoku and renju engine for the Gomocup protocol");
+    // clang-format off
     cli.add_options()
         ("h,help", "print this help")
         ("v,version", "print the version")
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
         ("simd", "evaluate: force a kernel (scalar, sse41, avx2, avx512, neon)",
          cxxopts::value<std::string>())
         ("command", "sub-command", cxxopts::value<std::string>());
+    // clang-format on
     cli.parse_positional({"command"});
     cli.positional_help("[bench | evaluate]");
 
@@ -81,7 +83,8 @@ int main(int argc, char** argv) {
         } else {
             std::filesystem::path path = moku::app::defaultConfigPath(argc > 0 ? argv[0] : nullptr);
             std::error_code ec;
-            if (!path.empty() && std::filesystem::exists(path, ec)) config = moku::app::loadConfig(path);
+            if (!path.empty() && std::filesystem::exists(path, ec))
+                config = moku::app::loadConfig(path);
         }
     } catch (const moku::app::ConfigError& e) {
         std::cerr << "pbrain-moku: configuration error: " << e.what() << "\n";
@@ -90,7 +93,8 @@ int main(int argc, char** argv) {
     if (args.count("threads")) {
         int t = args["threads"].as<int>();
         if (t < 1 || t > moku::engine::MAX_THREADS) {
-            std::cerr << "pbrain-moku: --threads must lie in 1.." << moku::engine::MAX_THREADS << "\n";
+            std::cerr << "pbrain-moku: --threads must lie in 1.." << moku::engine::MAX_THREADS
+                      << "\n";
             return 2;
         }
         config.engine.threads = t;

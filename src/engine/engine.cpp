@@ -26,6 +26,7 @@ void Engine::restart() {
     stones_.clear();
     toMove_ = BLACK;
     searcher_.newGame();
+    applyHashSize();
     rebuild();
 }
 
@@ -51,7 +52,7 @@ PositionReport Engine::setPosition(const std::vector<BoardEntry>& entries) {
     std::vector<BoardEntry> ok;
     for (const BoardEntry& e : entries) {
         std::string where = std::to_string(e.x) + "," + std::to_string(e.y);
-        if (e.field == 3) continue;  // winning-line / forbidden marker, not a stone
+        if (e.field == 3) continue; // winning-line / forbidden marker, not a stone
         if (e.field != 1 && e.field != 2) {
             report.problems.push_back("bad field " + std::to_string(e.field) + " at " + where);
         } else if (!board_->onBoard(e.x, e.y)) {
@@ -68,8 +69,10 @@ PositionReport Engine::setPosition(const std::vector<BoardEntry>& entries) {
     // Which owner is black: renju lists in move order; elsewhere colours are symmetric and only
     // parity matters (black has one stone more, or the same count when black is to move).
     bool ownIsBlack;
-    if (rule_ == Rule::RENJU && !ok.empty()) ownIsBlack = ok.front().field == 1;
-    else ownIsBlack = own <= opp ? own == opp : false;
+    if (rule_ == Rule::RENJU && !ok.empty())
+        ownIsBlack = ok.front().field == 1;
+    else
+        ownIsBlack = own <= opp ? own == opp : false;
     Color ownColor = ownIsBlack ? BLACK : WHITE;
 
     // Under renju the order is the move order; elsewhere interleave so the replay alternates
@@ -97,13 +100,13 @@ PositionReport Engine::setPosition(const std::vector<BoardEntry>& entries) {
 void Engine::setAlternatingPosition(const std::vector<Pos>& stones) {
     std::vector<char> taken(size_t(width_ * height_), 0);
     for (Pos p : stones) {
-        if (!board_->onBoard(p))
-            throw EngineError("stone " + posToString(p) + " is off the board");
+        if (!board_->onBoard(p)) throw EngineError("stone " + posToString(p) + " is off the board");
         if (taken[size_t(p.y() * width_ + p.x())]++)
             throw EngineError("stone " + posToString(p) + " is listed twice");
     }
     stones_.clear();
-    for (size_t i = 0; i < stones.size(); i++) stones_.push_back({stones[i], i % 2 ? WHITE : BLACK});
+    for (size_t i = 0; i < stones.size(); i++)
+        stones_.push_back({stones[i], i % 2 ? WHITE : BLACK});
     toMove_ = stones.size() % 2 ? WHITE : BLACK;
     rebuild();
 }
@@ -127,7 +130,8 @@ void Engine::pass() {
 }
 
 void Engine::takeBack(Pos p) {
-    auto it = std::find_if(stones_.begin(), stones_.end(), [&](const Stone& s) { return s.pos == p; });
+    auto it =
+        std::find_if(stones_.begin(), stones_.end(), [&](const Stone& s) { return s.pos == p; });
     if (it == stones_.end()) throw EngineError("no stone at " + posToString(p));
     toMove_ = it->color;
     stones_.erase(it);
@@ -137,7 +141,7 @@ void Engine::takeBack(Pos p) {
 std::vector<Pos> Engine::forbiddenPoints() const {
     std::vector<Pos> out;
     if (rule_ != Rule::RENJU) return out;
-    Board b = *board_;  // the forbidden test moves stones temporarily
+    Board b = *board_; // the forbidden test moves stones temporarily
     for (Pos p : b.emptyCells())
         if (b.isForbidden(p)) out.push_back(p);
     return out;
@@ -156,4 +160,4 @@ int64_t Engine::hashBudgetKiB() const {
     return std::min(want, MAX_HASH_KIB);
 }
 
-}  // namespace moku::engine
+} // namespace moku::engine

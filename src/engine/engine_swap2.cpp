@@ -31,7 +31,7 @@ Board alternating(int w, int h, Rule rule, const std::vector<Pos>& stones) {
     return b;
 }
 
-}  // namespace
+} // namespace
 
 // The time for the whole Swap2 decision: the turn limit, and a fifth of the match time left.
 int64_t Engine::swap2Budget() const {
@@ -39,7 +39,7 @@ int64_t Engine::swap2Budget() const {
     int64_t budget = std::max<int64_t>(t.turnTimeMs, 0);
     if (t.matchTimeMs > 0 && t.timeLeftMs < std::numeric_limits<int32_t>::max())
         budget = std::min(budget, std::max<int64_t>(t.timeLeftMs, 0) / 5);
-    return budget * 4 / 5;  // a margin for the protocol and process scheduling
+    return budget * 4 / 5; // a margin for the protocol and process scheduling
 }
 
 SearchResult Engine::quickSearch(Board& board, int64_t budgetMs) {
@@ -56,7 +56,7 @@ SearchResult Engine::quickSearch(Board& board, int64_t budgetMs) {
 Swap2Decision Engine::swap2(const std::vector<Pos>& given) {
     if (given.size() != 0 && given.size() != 3 && given.size() != 5)
         throw EngineError("SWAP2BOARD needs 0, 3 or 5 stones, got " + std::to_string(given.size()));
-    setAlternatingPosition(given);  // validates the stones
+    setAlternatingPosition(given); // validates the stones
     Swap2Decision d;
     int64_t budget = swap2Budget();
 
@@ -89,23 +89,27 @@ Swap2Decision Engine::swap2(const std::vector<Pos>& given) {
     SearchResult r = quickSearch(b, budget / (given.size() == 3 ? 3 : 1));
     if (given.size() == 5) {
         // Black to move: keep black and play the sixth stone, or swap to white.
-        if (r.score != VALUE_NONE && r.score < 0) d.swap = true;
-        else d.stones = {r.bestMove};
+        if (r.score != VALUE_NONE && r.score < 0)
+            d.swap = true;
+        else
+            d.stones = {r.bestMove};
     } else if (r.score != VALUE_NONE && r.score < -BALANCED) {
-        d.swap = true;  // black is better: take black
+        d.swap = true; // black is better: take black
     } else if (r.score != VALUE_NONE && r.score > BALANCED) {
-        d.stones = {r.bestMove};  // white is better: stay white and play the fourth stone
+        d.stones = {r.bestMove}; // white is better: stay white and play the fourth stone
     } else {
         // Balanced: white's best fourth stone and black's best reply, then the opponent chooses.
         Pos fourth = r.bestMove;
         if (fourth != POS_NONE) {
             b.move(fourth, WHITE);
             Pos fifth = quickSearch(b, budget / 3).bestMove;
-            if (fifth != POS_NONE) d.stones = {fourth, fifth};
-            else d.stones = {fourth};
+            if (fifth != POS_NONE)
+                d.stones = {fourth, fifth};
+            else
+                d.stones = {fourth};
         }
     }
-    if (d.stones.empty() && !d.swap) d.swap = true;  // no legal point left at all
+    if (d.stones.empty() && !d.swap) d.swap = true; // no legal point left at all
     if (!d.swap) {
         std::vector<Pos> all = given;
         all.insert(all.end(), d.stones.begin(), d.stones.end());
@@ -114,4 +118,4 @@ Swap2Decision Engine::swap2(const std::vector<Pos>& given) {
     return d;
 }
 
-}  // namespace moku::engine
+} // namespace moku::engine

@@ -28,7 +28,9 @@ void Engine::clearStop() { stopRequested_ = false; }
 
 void Engine::clearHash() { searcher_.clearHash(); }
 
-void Engine::setClassicalConfig(const eval::ClassicalConfig& cfg) { searcher_.setClassicalConfig(cfg); }
+void Engine::setClassicalConfig(const eval::ClassicalConfig& cfg) {
+    searcher_.setClassicalConfig(cfg);
+}
 
 // Resizing clears the table, so it happens only when the budget really changed, before a search.
 void Engine::applyHashSize() {
@@ -91,4 +93,4 @@ void Engine::ponder() {
     search(*board_, l, {});
 }
 
-}  // namespace moku::engine
+} // namespace moku::engine

@@ -53,8 +53,10 @@ bool Session::readPosition(const std::string& firstArgs, const char* command) {
     std::vector<engine::BoardEntry> stones;
     for (const std::string& e : entries) {
         auto v = parseBoardEntry(e);
-        if (v) stones.push_back({(*v)[0], (*v)[1], (*v)[2]});
-        else message(std::string("ERROR ") + command + ": ignored '" + printable(e) + "'");
+        if (v)
+            stones.push_back({(*v)[0], (*v)[1], (*v)[2]});
+        else
+            message(std::string("ERROR ") + command + ": ignored '" + printable(e) + "'");
     }
     engine::PositionReport report = engine_.setPosition(stones);
     for (const std::string& problem : report.problems)
@@ -119,4 +121,4 @@ void Session::cmdSwap2Board(const std::string& args) {
     out_.line(d.swap ? std::string("SWAP") : formatMoves(d.stones));
 }
 
-}  // namespace moku::protocol
+} // namespace moku::protocol

@@ -21,13 +21,15 @@ void Session::cmdInfo(const std::string& args) {
     if (key == "evaluate" || key.empty()) return;
 
     auto value = parseInt(text);
-    auto bad = [&] { message("ERROR INFO " + printable(key) + ": bad value '" + printable(text) + "'"); };
+    auto bad = [&] {
+        message("ERROR INFO " + printable(key) + ": bad value '" + printable(text) + "'");
+    };
     static const char* const NUMERIC[] = {
-        "timeout_turn", "timeout_match", "time_left", "max_memory",   "game_type",
-        "rule",         "thread_num",    "max_depth", "max_node",     "hash_size",
-        "show_detail",  "caution_factor", "pondering", "strength",    "time_increment"};
+        "timeout_turn", "timeout_match",  "time_left", "max_memory", "game_type",
+        "rule",         "thread_num",     "max_depth", "max_node",   "hash_size",
+        "show_detail",  "caution_factor", "pondering", "strength",   "time_increment"};
     bool known = std::find(std::begin(NUMERIC), std::end(NUMERIC), key) != std::end(NUMERIC);
-    if (!known) return;  // unknown keys are ignored, as the protocol asks
+    if (!known) return; // unknown keys are ignored, as the protocol asks
     if (!value) {
         bad();
         return;
@@ -35,24 +37,40 @@ void Session::cmdInfo(const std::string& args) {
     int64_t v = *value;
     auto clampInt = [](int64_t x, int64_t lo, int64_t hi) { return int(std::clamp(x, lo, hi)); };
 
-    if (key == "timeout_turn") o.time.turnTimeMs = std::max<int64_t>(v, 0);
-    else if (key == "timeout_match") o.time.matchTimeMs = std::max<int64_t>(v, 0);
-    else if (key == "time_left") o.time.timeLeftMs = v;  // may be negative: passed on as is
-    else if (key == "max_memory") o.maxMemoryBytes = std::max<int64_t>(v, 0);
-    else if (key == "game_type") o.gameType = clampInt(v, 0, 3);
+    if (key == "timeout_turn")
+        o.time.turnTimeMs = std::max<int64_t>(v, 0);
+    else if (key == "timeout_match")
+        o.time.matchTimeMs = std::max<int64_t>(v, 0);
+    else if (key == "time_left")
+        o.time.timeLeftMs = v; // may be negative: passed on as is
+    else if (key == "max_memory")
+        o.maxMemoryBytes = std::max<int64_t>(v, 0);
+    else if (key == "game_type")
+        o.gameType = clampInt(v, 0, 3);
     else if (key == "rule") {
         auto rule = v >= 0 && v <= 255 ? ruleFromGomocup(int(v)) : std::nullopt;
-        if (rule) engine_.setRule(*rule);
-        else bad();
-    } else if (key == "thread_num") o.threads = clampInt(v, 1, engine::MAX_THREADS);
-    else if (key == "max_depth") o.maxDepth = clampInt(v, 0, MAX_PLY);
-    else if (key == "max_node") o.maxNodes = uint64_t(std::max<int64_t>(v, 0));
-    else if (key == "hash_size") o.hashKiB = std::clamp<int64_t>(v, 0, engine::MAX_HASH_KIB);
-    else if (key == "show_detail") o.showDetail = clampInt(v, 0, std::numeric_limits<int>::max());
-    else if (key == "caution_factor") o.cautionFactor = clampInt(v, 0, 100);
-    else if (key == "pondering") o.pondering = v != 0;
-    else if (key == "strength") o.strength = clampInt(v, 0, 100);
-    else if (key == "time_increment") o.timeIncrementMs = std::max<int64_t>(v, 0);
+        if (rule)
+            engine_.setRule(*rule);
+        else
+            bad();
+    } else if (key == "thread_num")
+        o.threads = clampInt(v, 1, engine::MAX_THREADS);
+    else if (key == "max_depth")
+        o.maxDepth = clampInt(v, 0, MAX_PLY);
+    else if (key == "max_node")
+        o.maxNodes = uint64_t(std::max<int64_t>(v, 0));
+    else if (key == "hash_size")
+        o.hashKiB = std::clamp<int64_t>(v, 0, engine::MAX_HASH_KIB);
+    else if (key == "show_detail")
+        o.showDetail = clampInt(v, 0, std::numeric_limits<int>::max());
+    else if (key == "caution_factor")
+        o.cautionFactor = clampInt(v, 0, 100);
+    else if (key == "pondering")
+        o.pondering = v != 0;
+    else if (key == "strength")
+        o.strength = clampInt(v, 0, 100);
+    else if (key == "time_increment")
+        o.timeIncrementMs = std::max<int64_t>(v, 0);
 }
 
-}  // namespace moku::protocol
+} // namespace moku::protocol

@@ -21,9 +21,8 @@ void Session::cmdYxNBest(const std::string& args) {
     markBusy(Busy::THINK);
     search::SearchResult r;
     try {
-        r = engine_.analyse(count, [&](const search::IterationInfo& info) {
-            reportIteration(info, multi);
-        });
+        r = engine_.analyse(
+            count, [&](const search::IterationInfo& info) { reportIteration(info, multi); });
     } catch (...) {
         markBusy(Busy::NONE);
         throw;
@@ -39,8 +38,10 @@ void Session::cmdYxNBest(const std::string& args) {
         }
         out_.line(s);
     }
-    if (r.bestMove == POS_NONE) error("no legal move left");
-    else out_.line(formatMove(r.bestMove));
+    if (r.bestMove == POS_NONE)
+        error("no legal move left");
+    else
+        out_.line(formatMove(r.bestMove));
 }
 
 void Session::cmdYxHashClear() { engine_.clearHash(); }
@@ -50,4 +51,4 @@ void Session::cmdYxShowInfo() {
     out_.line("MESSAGE INFO MAX_HASH_SIZE " + std::to_string(engine::MAX_HASH_KIB));
 }
 
-}  // namespace moku::protocol
+} // namespace moku::protocol

@@ -60,4 +60,4 @@ std::string formatAbout() {
            "\", author=\"Moku developers\", country=\"International\"";
 }
 
-}  // namespace moku::protocol
+} // namespace moku::protocol

@@ -76,8 +76,7 @@ std::optional<int64_t> parseInt(std::string_view s) {
 namespace {
 
 // Splits on commas into exactly n small integers (board coordinates and fields).
-template <size_t N>
-std::optional<std::array<int, N>> parseInts(std::string_view s) {
+template <size_t N> std::optional<std::array<int, N>> parseInts(std::string_view s) {
     std::array<int, N> out{};
     for (size_t i = 0; i < N; i++) {
         size_t comma = i + 1 < N ? s.find(',') : s.size();
@@ -91,7 +90,7 @@ std::optional<std::array<int, N>> parseInts(std::string_view s) {
     return out;
 }
 
-}  // namespace
+} // namespace
 
 std::optional<std::pair<int, int>> parseCoord(std::string_view s) {
     auto v = parseInts<2>(s);
@@ -110,8 +109,8 @@ std::vector<std::string> splitEntries(std::string_view line) {
             // Drop spaces next to a comma: "7, 7, 1" is one entry.
             size_t j = i;
             while (j < line.size() && (line[j] == ' ' || line[j] == '\t')) j++;
-            bool nearComma = (!joined.empty() && joined.back() == ',') ||
-                             (j < line.size() && line[j] == ',');
+            bool nearComma =
+                (!joined.empty() && joined.back() == ',') || (j < line.size() && line[j] == ',');
             if (!nearComma) joined.push_back(' ');
             i = j - 1;
             continue;
@@ -141,4 +140,4 @@ std::string printable(std::string_view s, size_t maxChars) {
     return out;
 }
 
-}  // namespace moku::protocol
+} // namespace moku::protocol

@@ -28,4 +28,4 @@ int runProtocol(std::istream& in, std::ostream& out, const Options& options) {
     return 0;
 }
 
-}  // namespace moku::protocol
+} // namespace moku::protocol

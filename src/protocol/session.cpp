@@ -44,7 +44,7 @@ bool Session::onLine(const std::string& line) {
         if (busy_ != Busy::NONE) engine_.stop();
         return true;
     }
-    if (busy_ == Busy::PONDER) engine_.stop();  // the opponent has moved (or wants something)
+    if (busy_ == Busy::PONDER) engine_.stop(); // the opponent has moved (or wants something)
     queue_.push_back(line);
     cv_.notify_all();
     return true;
@@ -90,23 +90,40 @@ void Session::dispatch(const std::string& line) {
     Command c = splitCommand(text);
     const std::string& w = c.word;
     try {
-        if (w == "START") cmdStart(c.args);
-        else if (w == "RECTSTART") cmdRectStart(c.args);
-        else if (w == "RESTART") cmdRestart();
-        else if (w == "BEGIN") cmdBegin();
-        else if (w == "TURN") cmdTurn(c.args);
-        else if (w == "BOARD") cmdBoard(c.args);
-        else if (w == "INFO") cmdInfo(c.args);
-        else if (w == "TAKEBACK") cmdTakeBack(c.args);
-        else if (w == "ABOUT") out_.line(formatAbout());
-        else if (w == "PLAY") cmdPlay(c.args);
-        else if (w == "SWAP2BOARD") cmdSwap2Board(c.args);
-        else if (w == "YXBOARD") cmdYxBoard(c.args);
-        else if (w == "YXSHOWFORBID") cmdYxShowForbid();
-        else if (w == "YXNBEST") cmdYxNBest(c.args);
-        else if (w == "YXHASHCLEAR") cmdYxHashClear();
-        else if (w == "YXSHOWINFO") cmdYxShowInfo();
-        else out_.line("UNKNOWN command " + printable(text));
+        if (w == "START")
+            cmdStart(c.args);
+        else if (w == "RECTSTART")
+            cmdRectStart(c.args);
+        else if (w == "RESTART")
+            cmdRestart();
+        else if (w == "BEGIN")
+            cmdBegin();
+        else if (w == "TURN")
+            cmdTurn(c.args);
+        else if (w == "BOARD")
+            cmdBoard(c.args);
+        else if (w == "INFO")
+            cmdInfo(c.args);
+        else if (w == "TAKEBACK")
+            cmdTakeBack(c.args);
+        else if (w == "ABOUT")
+            out_.line(formatAbout());
+        else if (w == "PLAY")
+            cmdPlay(c.args);
+        else if (w == "SWAP2BOARD")
+            cmdSwap2Board(c.args);
+        else if (w == "YXBOARD")
+            cmdYxBoard(c.args);
+        else if (w == "YXSHOWFORBID")
+            cmdYxShowForbid();
+        else if (w == "YXNBEST")
+            cmdYxNBest(c.args);
+        else if (w == "YXHASHCLEAR")
+            cmdYxHashClear();
+        else if (w == "YXSHOWINFO")
+            cmdYxShowInfo();
+        else
+            out_.line("UNKNOWN command " + printable(text));
     } catch (const std::exception& e) {
         error(std::string("internal error: ") + e.what());
     }
@@ -179,4 +196,4 @@ std::optional<Pos> Session::boardPoint(std::string_view text) const {
     return Pos(c->first, c->second);
 }
 
-}  // namespace moku::protocol
+} // namespace moku::protocol

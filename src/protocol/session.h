@@ -97,4 +97,4 @@ private:
     void cmdYxShowInfo();
 };
 
-}  // namespace moku::protocol
+} // namespace moku::protocol

@@ -45,10 +45,11 @@ TEST(AppConfig, ErrorsNameFileLineAndKey) {
     EXPECT_NE(message("[engine]\n\nthreads = \"four\"").find("bad.toml:3: engine.threads"),
               std::string::npos);
     EXPECT_NE(message("[engine]\nthreads = 0").find("1..256"), std::string::npos);
-    EXPECT_NE(message("[engine]\nthraeds = 2").find("unknown key engine.thraeds"), std::string::npos);
+    EXPECT_NE(message("[engine]\nthraeds = 2").find("unknown key engine.thraeds"),
+              std::string::npos);
     EXPECT_NE(message("[engine]\npondering = 1").find("true or false"), std::string::npos);
     EXPECT_NE(message("engine = 3").find("must be a table"), std::string::npos);
     EXPECT_THROW(loadConfig("/nonexistent/config.toml"), ConfigError);
 }
 
-}  // namespace
+} // namespace

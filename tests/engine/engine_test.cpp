@@ -18,7 +18,7 @@ void fast(Engine& e) {
 
 TEST(EngineGame, NewGameValidatesSizeAndKeepsState) {
     Engine e;
-    EXPECT_EQ(e.width(), 15);  // a game exists before any START
+    EXPECT_EQ(e.width(), 15); // a game exists before any START
     e.newGame(20, 20);
     e.play(Pos(3, 3));
     EXPECT_THROW(e.newGame(4, 4), EngineError);
@@ -69,7 +69,8 @@ TEST(EngineGame, SetPositionRenjuFirstStoneIsBlack) {
 
 TEST(EngineGame, SetPositionSkipsBadStones) {
     Engine e;
-    auto r = e.setPosition({{7, 7, 1}, {7, 7, 2}, {15, 3, 1}, {-1, 0, 2}, {3, 3, 9}, {4, 4, 3}, {8, 8, 2}});
+    auto r = e.setPosition(
+        {{7, 7, 1}, {7, 7, 2}, {15, 3, 1}, {-1, 0, 2}, {3, 3, 9}, {4, 4, 3}, {8, 8, 2}});
     EXPECT_EQ(r.placed, 2);
     EXPECT_EQ(r.problems.size(), 4u);
     EXPECT_TRUE(e.board().checkConsistency().empty());
@@ -84,7 +85,7 @@ TEST(EngineGame, TakeBackAnyStone) {
     e.takeBack(Pos(9, 9));
     EXPECT_EQ(e.sideToMove(), BLACK);
     EXPECT_TRUE(e.isEmptyCell(Pos(9, 9)));
-    e.takeBack(Pos(7, 7));  // not the last one: the board is rebuilt
+    e.takeBack(Pos(7, 7)); // not the last one: the board is rebuilt
     EXPECT_EQ(e.sideToMove(), BLACK);
     EXPECT_EQ(e.board().stoneCount(), 1);
     EXPECT_TRUE(e.board().checkConsistency().empty());
@@ -113,7 +114,8 @@ TEST(EngineGame, ForbiddenPointsForBlackWhateverSideToMove) {
 TEST(EngineThink, CompletesAndBlocksFive) {
     Engine e;
     fast(e);
-    e.setPosition({{3, 3, 1}, {4, 3, 1}, {5, 3, 1}, {6, 3, 1}, {3, 9, 2}, {4, 9, 2}, {5, 9, 2}, {6, 9, 2}});
+    e.setPosition(
+        {{3, 3, 1}, {4, 3, 1}, {5, 3, 1}, {6, 3, 1}, {3, 9, 2}, {4, 9, 2}, {5, 9, 2}, {6, 9, 2}});
     auto r = e.thinkAndPlay();
     EXPECT_TRUE(r.bestMove == Pos(2, 3) || r.bestMove == Pos(7, 3));
     EXPECT_EQ(e.board().winner(), BLACK);
@@ -129,7 +131,7 @@ TEST(EngineThink, AlwaysLegalOnTinyBoards) {
         ASSERT_NE(r.bestMove, POS_NONE);
         ASSERT_TRUE(seen.insert(r.bestMove.idx).second);
     }
-    EXPECT_EQ(e.thinkAndPlay().bestMove, POS_NONE);  // full board
+    EXPECT_EQ(e.thinkAndPlay().bestMove, POS_NONE); // full board
 }
 
 TEST(EngineThink, StopBeforeSearchStillAnswers) {
@@ -171,7 +173,7 @@ TEST(EngineSwap2, FiveStonesTakesTheWinningColour) {
 TEST(EngineOptions, HashBudgetFitsMaxMemory) {
     Engine e;
     EXPECT_EQ(e.hashBudgetKiB(), 64 << 10);
-    e.options().maxMemoryBytes = 367001600;  // Gomocup's 350 MB
+    e.options().maxMemoryBytes = 367001600; // Gomocup's 350 MB
     EXPECT_LE(e.hashBudgetKiB() * 1024, 367001600 - (64 << 20));
     e.options().hashKiB = 1 << 30;
     EXPECT_LE(e.hashBudgetKiB() * 1024, 367001600);
@@ -179,4 +181,4 @@ TEST(EngineOptions, HashBudgetFitsMaxMemory) {
     EXPECT_EQ(e.hashBudgetKiB(), MAX_HASH_KIB);
 }
 
-}  // namespace
+} // namespace

@@ -19,6 +19,13 @@ extern char** environ;
 
 namespace moku::test {
 
+// Sanitizer builds run several times slower; their timing limits scale by this.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr int SANITIZER_SLOWDOWN = 4;
+#else
+constexpr int SANITIZER_SLOWDOWN = 1;
+#endif
+
 class ChildEngine {
 public:
     // Starts the engine with `args`; stderr goes to a pipe too when captureStderr.
@@ -66,7 +73,8 @@ public:
     }
     void send(const std::string& line) {
         std::string s = line + "\r\n";
-        if (write(toChild_, s.data(), s.size()) != ssize_t(s.size())) throw std::runtime_error("write");
+        if (write(toChild_, s.data(), s.size()) != ssize_t(s.size()))
+            throw std::runtime_error("write");
     }
     // The next line, or nullopt after timeoutMs.
     std::optional<std::string> readLine(int timeoutMs) {
@@ -79,7 +87,9 @@ public:
                 if (!line.empty() && line.back() == '\r') line.pop_back();
                 return line;
             }
-            int left = int(std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now()).count());
+            int left = int(std::chrono::duration_cast<std::chrono::milliseconds>(
+                               end - std::chrono::steady_clock::now())
+                               .count());
             if (left <= 0) return std::nullopt;
             pollfd p{fromChild_, POLLIN, 0};
             if (poll(&p, 1, left) <= 0) continue;
@@ -93,7 +103,9 @@ public:
     std::optional<std::string> reply(int timeoutMs) {
         auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
         for (;;) {
-            int left = int(std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now()).count());
+            int left = int(std::chrono::duration_cast<std::chrono::milliseconds>(
+                               end - std::chrono::steady_clock::now())
+                               .count());
             auto line = readLine(std::max(left, 0));
             if (!line || (line->rfind("MESSAGE ", 0) && line->rfind("DEBUG ", 0))) return line;
         }
@@ -119,4 +131,4 @@ private:
     std::string buffer_;
 };
 
-}  // namespace moku::test
+} // namespace moku::test

@@ -72,4 +72,4 @@ TEST(ProtocolForbid, WhateverSideToMove) {
     EXPECT_EQ(out[2], "FORBID .");
 }
 
-}  // namespace
+} // namespace

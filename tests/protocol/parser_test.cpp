@@ -96,4 +96,4 @@ TEST(ProtocolFormat, Lines) {
     EXPECT_NE(about.find("author=\"Moku developers\", country=\""), std::string::npos);
 }
 
-}  // namespace
+} // namespace

@@ -67,7 +67,8 @@ class LineCapture : public std::streambuf {
 public:
     std::optional<std::string> readLine(int timeoutMs) {
         std::unique_lock lock(mutex_);
-        if (!cv_.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return !lines_.empty(); }))
+        if (!cv_.wait_for(lock, std::chrono::milliseconds(timeoutMs),
+                          [&] { return !lines_.empty(); }))
             return std::nullopt;
         std::string s = std::move(lines_.front());
         lines_.pop_front();
@@ -177,7 +178,8 @@ inline bool isMoveReply(const std::string& s, int width = 22, int height = 22) {
     int x = -1, y = -1;
     char tail = 0;
     if (std::sscanf(s.c_str(), "%d,%d%c", &x, &y, &tail) != 2) return false;
-    return x >= 0 && y >= 0 && x < width && y < height && s == std::to_string(x) + "," + std::to_string(y);
+    return x >= 0 && y >= 0 && x < width && y < height &&
+           s == std::to_string(x) + "," + std::to_string(y);
 }
 
-}  // namespace moku::test
+} // namespace moku::test

@@ -165,10 +165,11 @@ TEST(ProtocolSession, Swap2Formats) {
 }
 
 TEST(ProtocolSession, YixinCommands) {
-    auto out = runScript("START 15\nINFO rule 2\nYXBOARD\n6,7,2\n0,0,1\n8,7,2\n14,0,1\n7,6,2\n0,14,1\n"
-                         "7,8,2\nDONE\nYXSHOWFORBID\nYXSHOWINFO\nYXHASHCLEAR\nYXNBEST 2\nYXNBEST 0\n"
-                         "YXSHOWFORBID\n",
-                         fastOptions());
+    auto out =
+        runScript("START 15\nINFO rule 2\nYXBOARD\n6,7,2\n0,0,1\n8,7,2\n14,0,1\n7,6,2\n0,14,1\n"
+                  "7,8,2\nDONE\nYXSHOWFORBID\nYXSHOWINFO\nYXHASHCLEAR\nYXNBEST 2\nYXNBEST 0\n"
+                  "YXSHOWFORBID\n",
+                  fastOptions());
     std::vector<std::string> r;
     for (const auto& l : out)
         if (l.rfind("MESSAGE depth", 0) != 0 && l.rfind("MESSAGE nbest", 0) != 0) r.push_back(l);
@@ -178,7 +179,7 @@ TEST(ProtocolSession, YixinCommands) {
     EXPECT_EQ(r[3].rfind("MESSAGE INFO MAX_HASH_SIZE ", 0), 0u);
     EXPECT_TRUE(isMoveReply(r[4], 15, 15));
     EXPECT_EQ(r[5].rfind("ERROR ", 0), 0u);
-    EXPECT_EQ(r[6], "FORBID 0707.");  // YXNBEST analyses without playing
+    EXPECT_EQ(r[6], "FORBID 0707."); // YXNBEST analyses without playing
 }
 
 TEST(ProtocolSession, ProgressLinesPerDepth) {
@@ -223,4 +224,4 @@ TEST(ProtocolSession, GomocupJudgeRuleChecks) {
     }
 }
 
-}  // namespace
+} // namespace

@@ -73,7 +73,8 @@ TEST(ProtocolStress, FastGamesAgainstRandomMover) {
                 e.send("TURN " + std::to_string(last.x()) + "," + std::to_string(last.y()));
             }
             auto reply = e.reply(turnMs * 10 + 2000);
-            int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+            int64_t ms =
+                std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
             ASSERT_TRUE(reply) << "game " << g << ": no reply";
             int x = -1, y = -1;
             ASSERT_EQ(std::sscanf(reply->c_str(), "%d,%d", &x, &y), 2) << *reply;
@@ -82,7 +83,8 @@ TEST(ProtocolStress, FastGamesAgainstRandomMover) {
             ASSERT_TRUE(board.isEmpty(p)) << "game " << g << ": occupied " << *reply;
             ASSERT_FALSE(board.sideToMove() == BLACK && board.isForbidden(p))
                 << "game " << g << ": forbidden " << *reply;
-            EXPECT_LE(ms, turnMs * 11 / 10) << "game " << g << " move " << board.ply();
+            EXPECT_LE(ms, turnMs * 11 / 10 * test::SANITIZER_SLOWDOWN)
+                << "game " << g << " move " << board.ply();
             slowest = std::max(slowest, ms);
             used += ms;
             board.move(p);
@@ -91,12 +93,14 @@ TEST(ProtocolStress, FastGamesAgainstRandomMover) {
         auto endSent = Clock::now();
         e.send("END");
         int status = e.waitExit(2000);
-        auto exitMs = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - endSent).count();
+        auto exitMs =
+            std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - endSent).count();
         EXPECT_EQ(status, 0) << "game " << g;
-        EXPECT_LE(exitMs, 200) << "game " << g << ": exit after END took " << exitMs << " ms";
+        EXPECT_LE(exitMs, 200 * test::SANITIZER_SLOWDOWN)
+            << "game " << g << ": exit after END took " << exitMs << " ms";
     }
     std::printf("%d games, %d engine moves, slowest move %lld ms\n", games, engineMoves,
                 (long long)slowest);
 }
 
-}  // namespace
+} // namespace

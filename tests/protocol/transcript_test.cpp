@@ -20,14 +20,14 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr int SLOW = 4;  // sanitizers slow everything down; timing limits scale
+constexpr int SLOW = 4; // sanitizers slow everything down; timing limits scale
 #else
 constexpr int SLOW = 1;
 #endif
 
 void play(const std::vector<std::string>& script) {
     LiveSession s;
-    std::set<std::string> taken;  // points known to be occupied (sent or played)
+    std::set<std::string> taken; // points known to be occupied (sent or played)
     auto note = [&](const std::string& cmd) {
         std::istringstream in(cmd);
         std::string word, arg;
@@ -78,15 +78,29 @@ TEST(ProtocolTranscript, PiskvorkRenju) {
 
 TEST(ProtocolTranscript, GomocupJudgeFreestyle) {
     // The referee writes START and every INFO without waiting for OK.
-    play({"<- START 15", "<- INFO timeout_turn 1000", "<- INFO timeout_match 60000",
-          "<- INFO max_memory 367001600", "<- INFO game_type 1", "<- INFO rule 0",
-          "<- INFO folder /tmp/gj/f1", "<- INFO time_left 60000", "<- BOARD", "<- 7,7,1",
-          "<- 8,8,2", "<- DONE", "-> OK", "-> {move}", "<- INFO time_left 58722", "<- TURN 9,7",
-          "-> {move}", "<- INFO time_left 57770", "<- TURN 0,0", "-> {move}"});
+    play({"<- START 15",
+          "<- INFO timeout_turn 1000",
+          "<- INFO timeout_match 60000",
+          "<- INFO max_memory 367001600",
+          "<- INFO game_type 1",
+          "<- INFO rule 0",
+          "<- INFO folder /tmp/gj/f1",
+          "<- INFO time_left 60000",
+          "<- BOARD",
+          "<- 7,7,1",
+          "<- 8,8,2",
+          "<- DONE",
+          "-> OK",
+          "-> {move}",
+          "<- INFO time_left 58722",
+          "<- TURN 9,7",
+          "-> {move}",
+          "<- INFO time_left 57770",
+          "<- TURN 0,0",
+          "-> {move}"});
     // A new game: the first move as an empty BOARD, then an opponent four to block.
     play({"<- START 20", "<- INFO timeout_turn 1000", "<- INFO timeout_match 60000",
-          "<- INFO rule 0", "<- INFO time_left 60000", "<- BOARD", "<- DONE", "-> OK",
-          "-> 10,10"});
+          "<- INFO rule 0", "<- INFO time_left 60000", "<- BOARD", "<- DONE", "-> OK", "-> 10,10"});
     play({"<- START 15", "<- INFO timeout_turn 1000", "<- INFO rule 1", "<- INFO time_left 60000",
           "<- BOARD", "<- 3,3,2", "<- 4,3,2", "<- 5,3,2", "<- 6,3,2", "<- 3,9,1", "<- 5,9,1",
           "<- 9,12,1", "<- DONE", "-> OK", "-> {2,3|7,3}"});
@@ -96,8 +110,8 @@ TEST(ProtocolTranscript, CGomokuCliRenju) {
     play({"<- ABOUT", "-> " + protocol::formatAbout(), "<- START 15", "-> OK", "<- INFO rule 4",
           "<- INFO timeout_turn 2000", "<- INFO timeout_match 20000",
           "<- INFO max_memory 367001600", "<- INFO time_left 20000", "<- BOARD", "<- 7,7,2",
-          "<- 8,8,1", "<- 9,7,2", "<- DONE", "-> {move}", "<- INFO time_left 18942",
-          "<- TURN 9,8", "-> {move}",
+          "<- 8,8,1", "<- 9,7,2", "<- DONE", "-> {move}", "<- INFO time_left 18942", "<- TURN 9,8",
+          "-> {move}",
           // The next game on the same process starts with START again; white has a four.
           "<- START 15", "-> OK", "<- INFO rule 4", "<- INFO timeout_turn 2000",
           "<- INFO time_left 20000", "<- BOARD", "<- 7,7,2", "<- 4,4,1", "<- 12,12,2", "<- 5,4,1",
@@ -106,12 +120,30 @@ TEST(ProtocolTranscript, CGomokuCliRenju) {
 }
 
 TEST(ProtocolTranscript, YixinBoard) {
-    play({"<- START 15", "-> OK", "<- yxshowinfo", "-> MESSAGE INFO MAX_THREAD_NUM 256",
+    play({"<- START 15",
+          "-> OK",
+          "<- yxshowinfo",
+          "-> MESSAGE INFO MAX_THREAD_NUM 256",
           "-> MESSAGE INFO MAX_HASH_SIZE " + std::to_string(engine::MAX_HASH_KIB),
-          "<- INFO rule 2", "<- INFO show_detail 1", "<- INFO timeout_turn 300",
-          "<- yxboard", "<- 6,7,2", "<- 0,0,1", "<- 8,7,2", "<- 14,0,1", "<- 7,6,2", "<- 0,14,1",
-          "<- 7,8,2", "<- done", "<- yxshowforbid", "-> FORBID 0707.", "<- yxnbest 3",
-          "-> {move}", "<- yxhashclear", "<- ABOUT", "-> " + protocol::formatAbout()});
+          "<- INFO rule 2",
+          "<- INFO show_detail 1",
+          "<- INFO timeout_turn 300",
+          "<- yxboard",
+          "<- 6,7,2",
+          "<- 0,0,1",
+          "<- 8,7,2",
+          "<- 14,0,1",
+          "<- 7,6,2",
+          "<- 0,14,1",
+          "<- 7,8,2",
+          "<- done",
+          "<- yxshowforbid",
+          "-> FORBID 0707.",
+          "<- yxnbest 3",
+          "-> {move}",
+          "<- yxhashclear",
+          "<- ABOUT",
+          "-> " + protocol::formatAbout()});
 }
 
 // CR-only and LF-only line ends, lower case, blank lines.
@@ -154,7 +186,7 @@ TEST(ProtocolTranscript, EndWhilePondering) {
     s.send("BEGIN");
     EXPECT_EQ(s.reply(), "7,7");
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    s.send("TURN 8,8");  // stops the ponder search
+    s.send("TURN 8,8"); // stops the ponder search
     EXPECT_TRUE(isMoveReply(s.reply().value_or("")));
     auto sent = Clock::now();
     s.send("END");
@@ -190,4 +222,4 @@ TEST(ProtocolTranscript, EofEndsTheSession) {
     EXPECT_TRUE(s.waitDone(1000));
 }
 
-}  // namespace
+} // namespace

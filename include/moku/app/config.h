@@ -19,9 +19,9 @@ struct ConfigError : std::runtime_error {
 };
 
 struct Config {
-    engine::EngineOptions engine;  // [engine]; defaults equal configs/config.toml
-    eval::ClassicalConfig classical = eval::ClassicalConfig::defaults();  // [classical]
-    toml::table table;             // the whole file, for the other sections
+    engine::EngineOptions engine; // [engine]; defaults equal configs/config.toml
+    eval::ClassicalConfig classical = eval::ClassicalConfig::defaults(); // [classical]
+    toml::table table; // the whole file, for the other sections
 };
 
 // Parses TOML text; throws ConfigError naming `source`, the line and the problem (syntax errors,
@@ -35,4 +35,4 @@ std::filesystem::path executablePath(const char* argv0);
 // config.toml next to the executable.
 std::filesystem::path defaultConfigPath(const char* argv0);
 
-}  // namespace moku::app
+} // namespace moku::app

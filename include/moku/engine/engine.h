@@ -27,29 +27,29 @@ struct EngineError : std::runtime_error {
 
 // Everything a manager or the configuration file can set. Defaults equal configs/config.toml.
 struct EngineOptions {
-    search::TimeControl time;      // INFO timeout_turn / timeout_match / time_left
-    int64_t timeIncrementMs = 0;   // INFO time_increment: added to the match clock per move
-    int64_t maxMemoryBytes = 0;    // INFO max_memory; 0 = no limit
-    int threads = 1;               // INFO thread_num
-    int64_t hashKiB = 0;           // INFO hash_size; 0 = sized from max_memory
-    int maxDepth = 0;              // INFO max_depth; 0 = no limit
-    uint64_t maxNodes = 0;         // INFO max_node; 0 = no limit
-    int cautionFactor = 0;         // INFO caution_factor (Yixin-Board: 0..4), kept for the search
-    int strength = 100;            // INFO strength (percent), kept for the search
-    int showDetail = 0;            // INFO show_detail: nonzero adds Yixin-Board realtime lines
-    bool pondering = false;        // INFO pondering: think on the opponent's time
-    int gameType = 0;              // INFO game_type
-    std::string folder;            // INFO folder: where persistent files may go
+    search::TimeControl time;    // INFO timeout_turn / timeout_match / time_left
+    int64_t timeIncrementMs = 0; // INFO time_increment: added to the match clock per move
+    int64_t maxMemoryBytes = 0;  // INFO max_memory; 0 = no limit
+    int threads = 1;             // INFO thread_num
+    int64_t hashKiB = 0;         // INFO hash_size; 0 = sized from max_memory
+    int maxDepth = 0;            // INFO max_depth; 0 = no limit
+    uint64_t maxNodes = 0;       // INFO max_node; 0 = no limit
+    int cautionFactor = 0;       // INFO caution_factor (Yixin-Board: 0..4), kept for the search
+    int strength = 100;          // INFO strength (percent), kept for the search
+    int showDetail = 0;          // INFO show_detail: nonzero adds Yixin-Board realtime lines
+    bool pondering = false;      // INFO pondering: think on the opponent's time
+    int gameType = 0;            // INFO game_type
+    std::string folder;          // INFO folder: where persistent files may go
 };
 
 // The largest values the engine accepts (YXSHOWINFO reports them).
 constexpr int MAX_THREADS = 256;
-constexpr int64_t MAX_HASH_KIB = int64_t(64) << 20;  // 64 GiB
+constexpr int64_t MAX_HASH_KIB = int64_t(64) << 20; // 64 GiB
 
 // A stone as the protocol lists it: its owner relative to the side to move.
 struct BoardEntry {
     int x = 0, y = 0;
-    int field = 1;  // 1 = own stone (the side to move), 2 = opponent, 3 = marker (ignored)
+    int field = 1; // 1 = own stone (the side to move), 2 = opponent, 3 = marker (ignored)
 };
 
 struct Stone {
@@ -79,7 +79,7 @@ public:
     // ---- the game (engine.cpp) ----
     // A new empty board; throws EngineError (state unchanged) when a side is outside 5..22.
     void newGame(int width, int height);
-    void restart();  // a new empty board of the same size
+    void restart(); // a new empty board of the same size
     // Changes the rule; the stones stay (replayed under the new rule).
     void setRule(Rule rule);
     Rule rule() const { return rule_; }
@@ -124,7 +124,7 @@ public:
     void stop();
     // Forgets a stop() that was meant for an earlier search. Call before a new search starts.
     void clearStop();
-    void clearHash();  // empty the transposition table (YXHASHCLEAR)
+    void clearHash(); // empty the transposition table (YXHASHCLEAR)
     // Classical evaluation weights (configuration file [classical]).
     void setClassicalConfig(const eval::ClassicalConfig& cfg);
 
@@ -137,6 +137,9 @@ public:
     const EngineOptions& options() const { return options_; }
     // Hash size the search should use given max_memory and hash_size, in KiB.
     int64_t hashBudgetKiB() const;
+    // Resizes the transposition table when hash_size / max_memory changed its budget. This
+    // allocates and clears memory: done at new games and after INFO, so that a turn never pays.
+    void applyHashSize();
 
 private:
     int width_ = 15, height_ = 15;
@@ -147,9 +150,8 @@ private:
     EngineOptions options_;
     search::Searcher searcher_;
     std::atomic<bool> stopRequested_{false};
-    int64_t appliedHashKiB_ = -1;  // the table size last given to the searcher
+    int64_t appliedHashKiB_ = -1; // the table size last given to the searcher
 
-    void applyHashSize();  // resizes the table when hash_size / max_memory changed it
 
     void rebuild();
     search::Limits limits(int multiPV) const;
@@ -161,4 +163,4 @@ private:
     int64_t swap2Budget() const;
 };
 
-}  // namespace moku::engine
+} // namespace moku::engine

@@ -30,8 +30,8 @@ private:
 };
 
 struct Command {
-    std::string word;  // upper-case
-    std::string args;  // the rest of the line, trimmed
+    std::string word; // upper-case
+    std::string args; // the rest of the line, trimmed
 };
 
 std::string_view trim(std::string_view s);
@@ -51,4 +51,4 @@ std::vector<std::string> splitEntries(std::string_view line);
 // A short, printable rendering of untrusted text for error replies.
 std::string printable(std::string_view s, size_t maxChars = 40);
 
-}  // namespace moku::protocol
+} // namespace moku::protocol

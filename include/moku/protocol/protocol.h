@@ -12,8 +12,8 @@
 namespace moku::protocol {
 
 struct Options {
-    engine::EngineOptions engine;  // the starting options (configuration file, command line)
-    eval::ClassicalConfig classical = eval::ClassicalConfig::defaults();  // [classical]
+    engine::EngineOptions engine; // the starting options (configuration file, command line)
+    eval::ClassicalConfig classical = eval::ClassicalConfig::defaults(); // [classical]
     // After END, end the whole process (std::_Exit) if the search has not returned within
     // endGraceMs; managers kill a brain that lingers (Piskvork after 700 ms). Off in tests.
     bool exitOnEnd = false;
@@ -26,4 +26,4 @@ struct Options {
 // Prints nothing before the first command and nothing after END.
 int runProtocol(std::istream& in, std::ostream& out, const Options& options);
 
-}  // namespace moku::protocol
+} // namespace moku::protocol
