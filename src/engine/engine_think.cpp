@@ -70,6 +70,16 @@ Pos Engine::fallbackMove(Board& board) const {
 
 SearchResult Engine::analyse(int multiPV, const search::IterationCallback& onIteration) {
     Board b = *board_;
+    // The first move of a game is the centre: searching the empty board costs time (a cold
+    // process at that) and finds nothing better.
+    if (b.stoneCount() == 0 && multiPV <= 1 && b.isLegal(b.centre())) {
+        SearchResult r;
+        r.bestMove = b.centre();
+        r.score = VALUE_ZERO;
+        r.pv = {r.bestMove};
+        if (onIteration) onIteration({1, 1, 0, r.score, 0, 0, r.pv});
+        return r;
+    }
     SearchResult r = search(b, limits(multiPV), onIteration);
     // Never trust a move blindly: a manager scores an illegal one as a loss.
     if (r.bestMove == POS_NONE || !b.isLegal(r.bestMove)) {

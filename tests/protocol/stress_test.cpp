@@ -40,6 +40,11 @@ TEST(ProtocolStress, FastGamesAgainstRandomMover) {
         e.send("INFO max_memory 367001600");
         e.send("INFO rule " + std::to_string(GOMOCUP_RULE[r]));
         ASSERT_EQ(e.reply(5000), "OK") << "game " << g;
+        // The engine's start-up work for a rule (its pattern tables, the first touches of the
+        // hash) happens on INFO; a manager's clock for the first move may include it, but the
+        // turn-time check here is about the search, so wait until the INFO lines are done.
+        e.send("YXSHOWFORBID");
+        ASSERT_EQ(e.reply(5000).value_or("").rfind("FORBID ", 0), 0u) << "game " << g;
         bool engineFirst = g % 2 == 0;
         int64_t used = 0;
         bool first = true;
