@@ -111,7 +111,7 @@ const std::vector<BenchPosition> POSITIONS = {
 
 } // namespace
 
-uint64_t runBench(std::ostream& out, int /*threads*/) {
+uint64_t runBench(std::ostream& out, int /*threads*/, const eval::NetworkPair& network) {
     uint64_t total = 0;
     auto start = std::chrono::steady_clock::now();
     for (const BenchPosition& bp : POSITIONS) {
@@ -120,13 +120,15 @@ uint64_t runBench(std::ostream& out, int /*threads*/) {
         // A fresh searcher per position: no hash or history carries over.
         search::Searcher s;
         s.setHashSize(size_t(16) << 20);
+        if (network) s.setNetwork(network);
         search::Limits l;
         l.infinite = true;
         l.maxDepth = bp.depth;
         search::SearchResult r = s.think(b, l);
         total += r.nodes;
         out << bp.name << ": depth=" << r.depth << " move=" << posToString(r.bestMove)
-            << " score=" << r.score << " nodes=" << r.nodes << " time_ms=" << r.timeMs << "\n";
+            << " score=" << r.score << " nodes=" << r.nodes << " time_ms=" << r.timeMs
+            << (s.networkActive() ? " nnue" : "") << "\n";
     }
     int64_t ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                      std::chrono::steady_clock::now() - start)

@@ -14,7 +14,13 @@ bool Worker::isLegal(Pos p) {
     return true;
 }
 
-void Worker::generate(MoveList& list, Pos ttMove, int ply) {
+void Worker::generate(MoveList& list, Pos ttMove, int ply, bool policy) {
+    generateScored(list, ttMove, ply);
+    list.hasPolicy = false;
+    if (policy && nnue_) addPolicy(list, ttMove);
+}
+
+void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
     Color us = board.sideToMove(), them = ~us;
     list.size = 0;
     if (board.p4Count(them, A_FIVE)) {

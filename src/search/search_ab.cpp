@@ -36,6 +36,13 @@ Value valueFromTT(Value v, int ply) {
 constexpr int QVCF_DEPTH = 8;         // attacker moves a leaf VCF may use
 constexpr uint64_t QVCF_NODES = 3000; // and nodes
 constexpr int HISTORY_MAX = 16384;
+// Network policy (hundredths of a logit below the best move): asked at nodes with this much
+// depth left; quiet moves further below the best than the pruning bound are skipped, and the
+// reduction grows by one ply per REDUCTION_STEP.
+constexpr int POLICY_DEPTH = 2;
+constexpr int POLICY_PRUNE_BASE = 300;
+constexpr int POLICY_PRUNE_PER_DEPTH = 75;
+constexpr float POLICY_REDUCTION_STEP = 250;
 
 } // namespace
 
@@ -59,6 +66,7 @@ void Worker::setPosition(const Board& b) {
     if (!eval_ || eval_->rule() != b.rule())
         eval_ = std::make_unique<eval::ClassicalEvaluator>(b.rule(), evalConfig);
     eval_->attach(board);
+    setupNetwork();
 }
 
 void Worker::setEvalConfig(const eval::ClassicalConfig& cfg) {
@@ -99,7 +107,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
         undoMove();
         return v;
     }
-    Value eval = eval_->evaluateFast(board);
+    Value eval = evaluate(alpha, beta);
     if (eval >= beta) return eval;
     bool fours = board.p4Count(us, C_BLOCK4_FLEX3) || board.p4Count(us, D_BLOCK4_PLUS) ||
                  board.p4Count(us, E_BLOCK4);
@@ -144,7 +152,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     int oppFives = board.p4Count(them, A_FIVE);
     bool oppThreat = oppFives || board.p4Count(them, B_FLEX4);
-    Value eval = ttHit && tte.eval != VALUE_NONE ? tte.eval : eval_->evaluateFast(board);
+    Value eval = ttHit && tte.eval != VALUE_NONE ? tte.eval : evaluate(alpha, beta);
     st.staticEval = eval;
     bool improving =
         ply >= 2 && stack_[ply - 2].staticEval != VALUE_NONE && eval > stack_[ply - 2].staticEval;
@@ -174,7 +182,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     if (ttMove == POS_NONE && depth >= 4 && (PV || cutNode)) depth -= 1;
 
     MoveList list;
-    generate(list, ttMove, ply);
+    generate(list, ttMove, ply, depth >= POLICY_DEPTH);
     if (list.size == 0) {
         if (excluded != POS_NONE) return alpha;
         return oppFives ? matedIn(ply + 2) : VALUE_DRAW;
@@ -200,6 +208,11 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // Move-count pruning of quiet late moves.
         if (!PV && best > VALUE_MATED_IN_MAX_PLY && !forcing && depth < 8 &&
             moveCount > (4 + int(depth * depth)) * (improving ? 2 : 1) / 2)
+            continue;
+        // Policy pruning: a quiet move the network finds far worse than the best one.
+        if (!PV && list.hasPolicy && best > VALUE_MATED_IN_MAX_PLY && !forcing && m != ttMove &&
+            depth < 8 && moveCount > 2 &&
+            list.moves[i].policy < -(POLICY_PRUNE_BASE + int(POLICY_PRUNE_PER_DEPTH * depth)))
             continue;
 
         Depth ext = 0;
@@ -230,6 +243,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             if (cutNode) r += 1;
             if (!improving) r += 0.5f;
             r -= float(history_[us][m.idx]) / 8192;
+            if (list.hasPolicy) r += float(-list.moves[i].policy) / POLICY_REDUCTION_STEP - 0.5f;
             Depth d = std::clamp(newDepth - r, Depth(1), newDepth);
             v = -search<false>(-alpha - 1, -alpha, d, ply + 1, true);
             if (v > alpha && d < newDepth)

@@ -30,7 +30,7 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
                      ? tte.move
                      : POS_NONE;
     MoveList list;
-    generate(list, ttMove, 0);
+    generate(list, ttMove, 0, true);
     std::stable_sort(list.moves, list.moves + list.size,
                      [](const ScoredMove& a, const ScoredMove& b) { return a.score > b.score; });
     rootMoves_.clear();

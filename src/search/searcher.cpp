@@ -13,6 +13,7 @@ using namespace moku::game;
 struct Searcher::Impl {
     TranspositionTable tt{size_t(16) << 20};
     std::unique_ptr<Worker> worker;
+    eval::NetworkPair network; // shared by every worker
 };
 
 Searcher::Searcher() : impl_(std::make_unique<Impl>()) {
@@ -33,6 +34,14 @@ void Searcher::clearHash() { impl_->tt.clear(); }
 void Searcher::setClassicalConfig(const eval::ClassicalConfig& cfg) {
     impl_->worker->setEvalConfig(cfg);
 }
+
+void Searcher::setNetwork(const eval::NetworkPair& network) {
+    impl_->network = network;
+    impl_->worker->setNetwork(network);
+}
+const eval::NetworkPair& Searcher::network() const { return impl_->network; }
+bool Searcher::networkActive() const { return impl_->worker->networkActive(); }
+bool Searcher::checkNetworkSync(const Board& root) { return impl_->worker->checkNetworkSync(root); }
 
 namespace {
 
@@ -67,6 +76,10 @@ SearchResult Searcher::think(const Board& board, const Limits& limits,
                              const IterationCallback& onIteration) {
     auto start = std::chrono::steady_clock::now();
     stopFlag_ = false;
+    // The worker takes the root even when an opening move needs no search, so that its network
+    // evaluator always follows the game.
+    Worker& w = *impl_->worker;
+    w.setPosition(board);
     Pos opening =
         board.rule() == Rule::RENJU && board.stoneCount() == 1 && board.sideToMove() == BLACK
             ? POS_NONE
@@ -84,8 +97,6 @@ SearchResult Searcher::think(const Board& board, const Limits& limits,
         if (onIteration) onIteration({1, 1, 0, r.score, 0, r.timeMs, r.pv});
         return r;
     }
-    Worker& w = *impl_->worker;
-    w.setPosition(board);
     return w.iterate(limits, onIteration);
 }
 

@@ -1,7 +1,8 @@
 // The search worker: everything one searching thread owns (its board copy, history tables, VCF
 // hash, stack, counters). It shares only the transposition table and the stop flag, so Lazy SMP
 // can run several of them. Implementation map: search_ab.cpp (alpha-beta, quiescence, iterative
-// deepening), search_vcf.cpp (win checks, VCF), movepick.cpp (move generation and ordering).
+// deepening), search_vcf.cpp (win checks, VCF), movepick.cpp (move generation and ordering),
+// search_eval.cpp (the classical/network mix and the policy).
 #pragma once
 
 #include <atomic>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "moku/eval/classical.h"
+#include "moku/eval/mix9.h"
+#include "moku/eval/network.h"
 #include "moku/search/search.h"
 #include "moku/search/timeman.h"
 #include "moku/search/tt.h"
@@ -22,12 +25,14 @@ constexpr int MAX_MOVES = MAX_BOARD_SIZE * MAX_BOARD_SIZE;
 struct ScoredMove {
     Pos pos;
     int score;
+    int policy; // network policy logit minus the best move's, in hundredths (<= 0; 0 = none)
 };
 
 struct MoveList {
     ScoredMove moves[MAX_MOVES];
     int size = 0;
-    void add(Pos p, int s) { moves[size++] = {p, s}; }
+    bool hasPolicy = false; // the policy fields were filled from the network
+    void add(Pos p, int s) { moves[size++] = {p, s, 0}; }
 };
 
 // Remembers positions (attacker to move) proven to have no VCF within some number of attacker
@@ -77,6 +82,11 @@ public:
     SearchResult iterate(const Limits& limits, const IterationCallback& onIteration);
     void clearHistory();
     void setEvalConfig(const eval::ClassicalConfig& cfg);
+    // The shared network weights; the worker's own evaluator is (re)built at setPosition().
+    void setNetwork(const eval::NetworkPair& network);
+    bool networkActive() const { return nnue_ != nullptr; }
+    // The network evaluator holds the root's stones in order and equals a recompute.
+    bool checkNetworkSync(const game::Board& root);
 
     // ---- win checks and VCF (search_vcf.cpp) ----
     // Mate value for the side to move decided without search, or VALUE_NONE.
@@ -87,8 +97,9 @@ public:
 
     // ---- move generation (movepick.cpp) ----
     // Fills `list` with the moves worth searching (only defences under a four or open-four
-    // threat), scored for ordering; ttMove gets the top score.
-    void generate(MoveList& list, Pos ttMove, int ply);
+    // threat), scored for ordering; ttMove gets the top score. With `policy` (and a network)
+    // the network's policy joins the ordering and fills the policy fields.
+    void generate(MoveList& list, Pos ttMove, int ply, bool policy = false);
     bool isLegal(Pos p);
     // Moves of the side to move that make a four (or five), legal ones only.
     void generateFours(MoveList& list);
@@ -101,11 +112,22 @@ private:
     friend VcfResult solveVcf(const game::Board&, int, uint64_t);
     template <bool PV> Value search(Value alpha, Value beta, Depth depth, int ply, bool cutNode);
     Value qsearch(Value alpha, Value beta, int ply);
+    // Every stone the search places or takes back goes through these two, so that the network
+    // evaluator sees the same board (passes change no stone and bypass them).
     void makeMove(Pos p) {
+        if (nnue_) nnue_->move(p.x(), p.y(), board.sideToMove());
         board.move(p);
         if ((++nodes & 255) == 0) poll();
     }
-    void undoMove() { board.undo(); }
+    void undoMove() {
+        board.undo();
+        if (nnue_) nnue_->undo();
+    }
+    // The static value: classical, refined by the network near the window (search_eval.cpp).
+    Value evaluate(Value alpha, Value beta);
+    void generateScored(MoveList& list, Pos ttMove, int ply);
+    void setupNetwork();
+    void addPolicy(MoveList& list, Pos ttMove);
     void poll();
     Pos findFivePoint(Color c, Pos near);
     void updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount);
@@ -114,6 +136,8 @@ private:
     TranspositionTable& tt_;
     std::atomic<bool>& stop_;
     std::unique_ptr<eval::ClassicalEvaluator> eval_;
+    eval::NetworkPair network_;
+    std::unique_ptr<eval::Mix9Evaluator> nnue_; // null: the classical evaluator alone
     VcfHash vcfHash_;
     int history_[COLOR_NB][CELL_NB];
     StackEntry stack_[MAX_PLY + 8];

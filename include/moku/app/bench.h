@@ -5,10 +5,14 @@
 #include <cstdint>
 #include <ostream>
 
+#include "moku/eval/network.h"
+
 namespace moku::app {
 
 // Prints one line per position and a last line `bench: nodes=<N> nps=<X> time_ms=<T>`.
-// Returns the total node count. `threads` is accepted for the interface; bench uses one.
-uint64_t runBench(std::ostream& out, int threads = 1);
+// Returns the total node count. `threads` is accepted for the interface; bench uses one. With a
+// network, the positions it covers are searched with it (marked `nnue` on their lines): the
+// node count then differs from the signature, which is always taken without a network.
+uint64_t runBench(std::ostream& out, int threads = 1, const eval::NetworkPair& network = {});
 
 } // namespace moku::app

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "moku/core/types.h"
@@ -134,6 +135,8 @@ public:
     SimdLevel simdLevel() const { return level_; }
     int moveCount() const { return int(moves_.size()); }
     Color stoneAt(int x, int y) const { return Color(board_[y * size_ + x]); }
+    // The i-th stone in playing order: its cell (y * size + x) and colour.
+    std::pair<int, Color> moveAt(int i) const { return {moves_[i].cell, Color(moves_[i].color)}; }
 
     void clear();                        // empty board
     void move(int x, int y, Color c);    // throws std::invalid_argument off board / occupied

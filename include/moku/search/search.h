@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "moku/core/types.h"
+#include "moku/eval/network.h"
 #include "moku/game/board.h"
 
 namespace moku::eval {
@@ -80,6 +81,17 @@ public:
     void clearHash();
     // Classical evaluation weights (e.g. from configs/config.toml); defaults are embedded.
     void setClassicalConfig(const eval::ClassicalConfig& cfg);
+
+    // The NNUE, shared read-only by every search thread; each thread keeps its own incremental
+    // evaluator. A think uses it when it covers the board (rule, size, square), and the
+    // classical evaluator alone otherwise; an empty pair turns it off.
+    void setNetwork(const eval::NetworkPair& network);
+    const eval::NetworkPair& network() const;
+    // Whether the last think evaluated with the network.
+    bool networkActive() const;
+    // Tests and debugging: every thread's network evaluator holds the stones of `root` in the
+    // same order and its incremental accumulators equal a recompute. True without a network.
+    bool checkNetworkSync(const game::Board& root);
 
 private:
     struct Impl;
