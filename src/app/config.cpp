@@ -64,9 +64,51 @@ void readEngine(const std::string& source, const toml::table& t, engine::EngineO
     }
 }
 
+std::string stringValue(const std::string& source, const toml::node& node, const std::string& key) {
+    if (!node.is_string())
+        throw ConfigError(where(source, node) + ": nnue." + key + " must be a string");
+    return *node.value<std::string>();
+}
+
+// [nnue]: a network file per rule, relative names taken from the configuration's folder.
+void readNnue(const std::string& source, const toml::table& t, const std::filesystem::path& baseDir,
+              engine::EngineOptions& o) {
+    auto file = [&](const toml::node& node, const std::string& key) {
+        std::string name = stringValue(source, node, key);
+        if (name.empty() || baseDir.empty()) return name;
+        std::filesystem::path p(name);
+        return p.is_absolute() ? name : (baseDir / p).string();
+    };
+    for (const auto& [k, node] : t) {
+        std::string key(k.str());
+        if (key == "freestyle")
+            o.networks.freestyle = file(node, key);
+        else if (key == "standard")
+            o.networks.standard = file(node, key);
+        else if (key == "renju_black")
+            o.networks.renjuBlack = file(node, key);
+        else if (key == "renju_white")
+            o.networks.renjuWhite = file(node, key);
+        else if (key == "simd") {
+            std::string name = stringValue(source, node, key);
+            if (name == "auto") {
+                o.simd.reset();
+            } else if (auto level = eval::simdFromName(name)) {
+                o.simd = *level;
+            } else {
+                throw ConfigError(where(source, node) + ": nnue.simd must be auto, scalar, " +
+                                  "sse41, avx2, avx512 or neon");
+            }
+        } else {
+            throw ConfigError(where(source, node) + ": unknown key nnue." + key);
+        }
+    }
+}
+
 } // namespace
 
-Config parseConfig(std::string_view text, const std::string& source) {
+Config parseConfig(std::string_view text, const std::string& source,
+                   const std::filesystem::path& baseDir) {
     Config c;
     try {
         c.table = toml::parse(text, source);
@@ -80,6 +122,10 @@ Config parseConfig(std::string_view text, const std::string& source) {
         if (!engine->is_table())
             throw ConfigError(where(source, *engine) + ": engine must be a table");
         readEngine(source, *engine->as_table(), c.engine);
+    }
+    if (const toml::node* nnue = c.table.get("nnue")) {
+        if (!nnue->is_table()) throw ConfigError(where(source, *nnue) + ": nnue must be a table");
+        readNnue(source, *nnue->as_table(), baseDir, c.engine);
     }
     if (c.table.contains("classical")) {
         try {
@@ -96,7 +142,7 @@ Config loadConfig(const std::filesystem::path& path) {
     if (!in) throw ConfigError(path.string() + ": cannot open the configuration file");
     std::ostringstream text;
     text << in.rdbuf();
-    return parseConfig(text.str(), path.string());
+    return parseConfig(text.str(), path.string(), path.parent_path());
 }
 
 std::filesystem::path executablePath(const char* argv0) {

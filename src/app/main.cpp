@@ -24,7 +24,8 @@ namespace {
 const char* const USAGE_TAIL =
     "\nCommands:\n"
     "  (none)                      speak the Gomocup protocol on stdin/stdout\n"
-    "  bench                       search the bench positions, print nodes and speed\n"
+    "  bench [--network FILE]      search the bench positions, print nodes and speed (the\n"
+    "                              signature is the count without a network)\n"
     "  evaluate --network FILE     network outputs for JSON-lines positions on stdin\n";
 
 int protocolMode(const moku::app::Config& config) {
@@ -39,6 +40,34 @@ int protocolMode(const moku::app::Config& config) {
     return moku::protocol::runProtocol(std::cin, std::cout, options);
 }
 
+// The bench signature, or with --network the same positions with the network where it
+// covers them (for its speed cost; that node count is not the signature).
+int bench(const moku::app::Config& config, const std::string& network,
+          const std::string& networkWhite) {
+    moku::eval::NetworkPair pair;
+    if (!network.empty()) {
+        auto load = [](const std::string& path) {
+            moku::eval::LoadResult r = moku::eval::loadMix9(path);
+            if (!r) std::cerr << "pbrain-moku: network " << path << ": " << r.error << "\n";
+            return r.weights;
+        };
+        pair.blackToMove = load(network);
+        pair.whiteToMove = networkWhite.empty() ? pair.blackToMove : load(networkWhite);
+        if (!pair) return 1;
+        if (config.engine.simd) {
+            if (!moku::eval::simdSupported(*config.engine.simd)) {
+                std::cerr << "pbrain-moku: --simd " << moku::eval::simdName(*config.engine.simd)
+                          << " is not available here\n";
+                return 1;
+            }
+            pair.level = *config.engine.simd;
+        }
+        std::cout << "network: " << network << " (" << moku::eval::simdName(pair.level) << ")\n";
+    }
+    moku::app::runBench(std::cout, config.engine.threads, pair);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -50,8 +79,10 @@ int main(int argc, char** argv) {
         ("config", "configuration file (default: config.toml next to the executable)",
          cxxopts::value<std::string>())
         ("threads", "search threads (overrides the configuration)", cxxopts::value<int>())
-        ("network", "evaluate: the network file", cxxopts::value<std::string>())
-        ("simd", "evaluate: force a kernel (scalar, sse41, avx2, avx512, neon)",
+        ("network", "network file for every rule (overrides [nnue]); renju: BLACK,WHITE or with "
+         "--network-white", cxxopts::value<std::string>())
+        ("network-white", "renju network for white to move", cxxopts::value<std::string>())
+        ("simd", "network kernel: auto, scalar, sse41, avx2, avx512, neon",
          cxxopts::value<std::string>())
         ("command", "sub-command", cxxopts::value<std::string>());
     // clang-format on
@@ -100,28 +131,39 @@ int main(int argc, char** argv) {
         config.engine.threads = t;
     }
 
+    if (args.count("simd")) {
+        std::string name = args["simd"].as<std::string>();
+        auto level = moku::eval::simdFromName(name);
+        if (!level && name != "auto") {
+            std::cerr << "pbrain-moku: unknown --simd level '" << name << "'\n";
+            return 2;
+        }
+        config.engine.simd = level;
+    }
+    // --network A,B is --network A --network-white B.
+    std::string network = args.count("network") ? args["network"].as<std::string>() : "";
+    std::string networkWhite;
+    if (size_t comma = network.find(','); comma != std::string::npos) {
+        networkWhite = network.substr(comma + 1);
+        network.resize(comma);
+    }
+    if (args.count("network-white")) networkWhite = args["network-white"].as<std::string>();
+    if (args.count("network")) {
+        moku::engine::NetworkFiles& f = config.engine.networks;
+        f.freestyle = f.standard = f.renjuBlack = f.renjuWhite = network;
+    }
+    if (!networkWhite.empty()) config.engine.networks.renjuWhite = networkWhite;
+
     std::string command = args.count("command") ? args["command"].as<std::string>() : "";
     if (command.empty()) return protocolMode(config);
     if (command == "evaluate") {
-        if (!args.count("network")) {
+        if (network.empty()) {
             std::cerr << "pbrain-moku: evaluate needs --network FILE\n";
             return 2;
         }
-        std::optional<moku::eval::SimdLevel> forced;
-        if (args.count("simd")) {
-            forced = moku::eval::simdFromName(args["simd"].as<std::string>());
-            if (!forced) {
-                std::cerr << "pbrain-moku: unknown --simd level\n";
-                return 2;
-            }
-        }
-        return moku::app::runEvaluate(std::cin, std::cout, std::cerr,
-                                      args["network"].as<std::string>(), forced);
+        return moku::app::runEvaluate(std::cin, std::cout, std::cerr, network, config.engine.simd);
     }
-    if (command == "bench") {
-        moku::app::runBench(std::cout, config.engine.threads);
-        return 0;
-    }
+    if (command == "bench") return bench(config, network, networkWhite);
     std::cerr << "pbrain-moku: unknown command '" << command << "'\n" << cli.help() << USAGE_TAIL;
     return 2;
 }

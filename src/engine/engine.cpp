@@ -28,12 +28,14 @@ void Engine::restart() {
     searcher_.newGame();
     applyHashSize();
     rebuild();
+    updateNetwork();
 }
 
 void Engine::setRule(Rule rule) {
     if (rule == rule_) return;
     rule_ = rule;
     rebuild();
+    updateNetwork();
 }
 
 // Replays the stones; a pass at the end makes the board's side to move ours when the stones

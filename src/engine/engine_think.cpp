@@ -43,6 +43,7 @@ void Engine::applyHashSize() {
 SearchResult Engine::search(const Board& board, const Limits& limits,
                             const search::IterationCallback& onIteration) {
     applyHashSize();
+    updateNetwork();
     Limits l = limits;
     // A stop that came before the search began: finish the first iteration and return.
     if (stopRequested_) {

@@ -14,6 +14,7 @@ void Session::cmdStart(const std::string& args) {
     }
     engine_.newGame(int(*n), int(*n));
     out_.line("OK");
+    flushNotices();
 }
 
 void Session::cmdRectStart(const std::string& args) {
@@ -25,11 +26,13 @@ void Session::cmdRectStart(const std::string& args) {
     }
     engine_.newGame(c->first, c->second);
     out_.line("OK");
+    flushNotices();
 }
 
 void Session::cmdRestart() {
     engine_.restart();
     out_.line("OK");
+    flushNotices();
 }
 
 void Session::cmdBegin() { think(true); }

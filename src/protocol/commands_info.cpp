@@ -19,6 +19,21 @@ void Session::cmdInfo(const std::string& args) {
         return;
     }
     if (key == "evaluate" || key.empty()) return;
+    if (key == "simd") {
+        // The network's instruction set: a name, or auto for the best this CPU runs.
+        std::string name = toLower(trim(text));
+        if (name == "auto" || name.empty()) {
+            o.simd.reset();
+        } else if (auto level = eval::simdFromName(name)) {
+            o.simd = *level;
+        } else {
+            message("ERROR INFO simd: unknown instruction set '" + printable(text) + "'");
+            return;
+        }
+        engine_.updateNetwork();
+        flushNotices();
+        return;
+    }
 
     auto value = parseInt(text);
     auto bad = [&] {
@@ -53,6 +68,7 @@ void Session::cmdInfo(const std::string& args) {
             engine_.setRule(*rule);
         else
             bad();
+        flushNotices();
     } else if (key == "thread_num")
         o.threads = clampInt(v, 1, engine::MAX_THREADS);
     else if (key == "max_depth")

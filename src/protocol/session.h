@@ -66,6 +66,10 @@ private:
     void dispatch(const std::string& line);
     void message(const std::string& text) { out_.line("MESSAGE " + text); }
     void error(const std::string& text) { out_.line("ERROR " + text); }
+    // The engine's notices (e.g. which network evaluates the game) as MESSAGE lines.
+    void flushNotices() {
+        for (const std::string& n : engine_.takeNotices()) message(n);
+    }
 
     // Thinking with the reader able to stop it; `answer` prints the result unless END came.
     void think(bool playMove);

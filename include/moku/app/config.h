@@ -25,8 +25,10 @@ struct Config {
 };
 
 // Parses TOML text; throws ConfigError naming `source`, the line and the problem (syntax errors,
-// wrong types, out-of-range values, unknown keys in [engine]).
-Config parseConfig(std::string_view text, const std::string& source);
+// wrong types, out-of-range values, unknown keys in [engine] and [nnue]). Relative network file
+// names in [nnue] are taken from `baseDir` (the file's folder; empty: left as written).
+Config parseConfig(std::string_view text, const std::string& source,
+                   const std::filesystem::path& baseDir = {});
 Config loadConfig(const std::filesystem::path& path);
 
 // The running executable's own path (not the working directory's): /proc/self/exe on Linux,

@@ -8,14 +8,18 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "moku/core/types.h"
 #include "moku/eval/classical.h"
+#include "moku/eval/mix9.h"
+#include "moku/eval/network.h"
 #include "moku/game/board.h"
 #include "moku/search/search.h"
 
@@ -23,6 +27,16 @@ namespace moku::engine {
 
 struct EngineError : std::runtime_error {
     using std::runtime_error::runtime_error;
+};
+
+// The mix9svq network files per rule ([nnue] in config.toml, --network on the command line);
+// an empty name means none: that rule is played with the classical evaluator.
+struct NetworkFiles {
+    std::string freestyle;
+    std::string standard;
+    std::string renjuBlack; // renju, black to move
+    std::string renjuWhite; // renju, white to move
+    bool operator==(const NetworkFiles&) const = default;
 };
 
 // Everything a manager or the configuration file can set. Defaults equal configs/config.toml.
@@ -40,6 +54,8 @@ struct EngineOptions {
     bool pondering = false;      // INFO pondering: think on the opponent's time
     int gameType = 0;            // INFO game_type
     std::string folder;          // INFO folder: where persistent files may go
+    NetworkFiles networks;       // [nnue], --network / --network-white
+    std::optional<eval::SimdLevel> simd; // [nnue] simd, --simd, INFO simd; none = the best
 };
 
 // The largest values the engine accepts (YXSHOWINFO reports them).
@@ -128,6 +144,17 @@ public:
     // Classical evaluation weights (configuration file [classical]).
     void setClassicalConfig(const eval::ClassicalConfig& cfg);
 
+    // ---- the network (engine_network.cpp) ----
+    // Chooses the network for the current rule and board from options().networks (files are
+    // loaded once and kept) and gives it to the search, or none when no file covers the game
+    // (wrong rule or size, a rectangular board, caro, a missing or broken file): the classical
+    // evaluator then plays. Runs at new games and rule changes, and before a search when the
+    // network options changed; never throws.
+    void updateNetwork();
+    bool networkActive() const { return bool(network_); }
+    // Lines for the manager's MESSAGE output about the network choice, since the last call.
+    std::vector<std::string> takeNotices();
+
     // ---- Swap2 (engine_swap2.cpp): `given` holds 0, 3 or 5 stones, black first ----
     // Throws EngineError for another count or a bad stone (state unchanged).
     Swap2Decision swap2(const std::vector<Pos>& given);
@@ -151,6 +178,11 @@ private:
     search::Searcher searcher_;
     std::atomic<bool> stopRequested_{false};
     int64_t appliedHashKiB_ = -1; // the table size last given to the searcher
+    eval::NetworkPair network_; // what the searcher was given; empty = classical
+    std::string networkKey_;    // the rule, size and options network_ was chosen for
+    std::string networkStatus_; // the last notice, so that an unchanged choice stays quiet
+    std::map<std::string, eval::LoadResult> loaded_; // by file name, failures included
+    std::vector<std::string> notices_;
 
 
     void rebuild();
