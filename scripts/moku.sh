@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs what Moku needs on Debian 12 (apt-get, as root or through sudo), builds it, and then
 #   run   starts pbrain-moku in protocol mode on its embedded defaults;
-#   test  runs every test: the Release suite and the suite under AddressSanitizer + UBSan.
+#   test  runs every test: the Release suite, the protocol stress games, the suite under
+#         AddressSanitizer + UBSan, and the Windows x64 cross build (with a protocol session
+#         under wine when wine is installed).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 BUILD_PKGS=(g++ cmake make pkg-config libtomlplusplus-dev libcxxopts-dev liblz4-dev)
-TEST_PKGS=(libgtest-dev libbenchmark-dev)
+TEST_PKGS=(libgtest-dev libbenchmark-dev g++-mingw-w64-x86-64-posix)
 
 install_missing() {
     local missing=() p
@@ -43,11 +45,25 @@ test)
     start=$SECONDS
     echo "== Release build and full test suite" >&2
     build build -DCMAKE_BUILD_TYPE=Release
-    ctest --test-dir build --output-on-failure -j"$JOBS"
+    ctest --test-dir build --output-on-failure -j"$JOBS" -LE stress
+    echo "== 200 fast games through the protocol" >&2
+    ctest --test-dir build --output-on-failure -L stress
     echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and test suite" >&2
     build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOKU_SANITIZE=ON -DMOKU_BENCH=OFF
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --test-dir build-asan --output-on-failure -j"$JOBS" -LE release_only
+    echo "== Windows x64 cross build" >&2
+    scripts/mingw-lz4.sh build-win-deps
+    build build-win -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
+        -DMOKU_MINGW_PREFIX="$ROOT/build-win-deps"
+    ls -l build-win/pbrain-moku.exe >&2
+    command -v wine >/dev/null 2>&1 || install_missing wine wine64 || true
+    if command -v wine >/dev/null 2>&1; then
+        echo "== A protocol session with pbrain-moku.exe under wine" >&2
+        scripts/wine-session.sh build-win/pbrain-moku.exe
+    else
+        echo "(wine is not installed: no session with the .exe)" >&2
+    fi
     echo "moku: all tests passed in $((SECONDS - start)) s" >&2
     ;;
 *)
