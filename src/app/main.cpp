@@ -12,6 +12,7 @@
 #include "moku/app/bench.h"
 #include "moku/app/config.h"
 #include "moku/app/evaluate.h"
+#include "moku/game/pattern.h"
 #include "moku/protocol/protocol.h"
 
 #ifdef _WIN32
@@ -33,6 +34,7 @@ int protocolMode(const moku::app::Config& config) {
     // Binary stdin: a stray Ctrl-Z byte must not end the input; line ends are handled anyway.
     _setmode(_fileno(stdin), _O_BINARY);
 #endif
+    moku::game::prebuildPatternTables();
     moku::protocol::Options options;
     options.engine = config.engine;
     options.classical = config.classical;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 namespace moku::game {
@@ -198,15 +199,23 @@ Pattern4 pattern4From(const std::array<Pattern, 4>& p, bool renjuBlack) {
 }
 
 const PatternTables& patternTables(Rule rule) {
+    // Never freed: a thread still building tables at exit (see prebuildPatternTables) must not
+    // see them destroyed under it.
     static std::once_flag flags[RULE_NB];
-    static std::unique_ptr<PatternTables> tables[RULE_NB];
+    static PatternTables* tables[RULE_NB];
     int r = int(rule);
     std::call_once(flags[r], [&] {
         auto t = std::make_unique<PatternTables>();
         buildTables(*t, rule);
-        tables[r] = std::move(t);
+        tables[r] = t.release();
     });
     return *tables[r];
+}
+
+void prebuildPatternTables() {
+    std::thread([] {
+        for (int r = 0; r < RULE_NB; r++) patternTables(Rule(r));
+    }).detach();
 }
 
 Pattern classifyWindow(Rule rule, Color side, const std::array<uint8_t, 11>& cells) {

@@ -61,6 +61,9 @@ struct PatternTables {
 
 // Built once per rule on first use (thread-safe), then shared.
 const PatternTables& patternTables(Rule rule);
+// Starts building every rule's tables in a background thread (~50 ms each), so that a manager's
+// INFO rule never waits for them inside a timed turn.
+void prebuildPatternTables();
 
 // Classifies one line window from the definitions (memoised). cells[0..10] use 0 = empty,
 // 1 = own stone, 2 = opponent stone, 3 = off-board; cells[5] is the cell being classified
