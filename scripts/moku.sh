@@ -26,6 +26,18 @@ install_missing() {
         "${missing[@]}" >&2
 }
 
+# Tests that time the engine run one at a time, after the others have run in parallel, so that
+# a parallel neighbour on a 2-core machine cannot push them over their limits.
+TIMED='SearchTime|ProtocolStress|ProtocolBinary|NnueSearch|EngineThink|Smp|Memory'
+
+# suite DIR [ctest options...]: the untimed tests in parallel, then the timed ones serially.
+suite() {
+    local dir=$1
+    shift
+    ctest --test-dir "$dir" --output-on-failure -j"$JOBS" -E "$TIMED" "$@"
+    ctest --test-dir "$dir" --output-on-failure -R "$TIMED" "$@"
+}
+
 # build DIR [cmake options...]: configure and build, all output on stderr.
 build() {
     local dir=$1
@@ -45,13 +57,13 @@ test)
     start=$SECONDS
     echo "== Release build and full test suite" >&2
     build build -DCMAKE_BUILD_TYPE=Release
-    ctest --test-dir build --output-on-failure -j"$JOBS" -LE stress
+    suite build -LE stress
     echo "== 200 fast games through the protocol" >&2
     ctest --test-dir build --output-on-failure -L stress
     echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and test suite" >&2
     build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOKU_SANITIZE=ON -DMOKU_BENCH=OFF
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-        ctest --test-dir build-asan --output-on-failure -j"$JOBS" -LE release_only
+        suite build-asan -LE release_only
     echo "== Windows x64 cross build" >&2
     scripts/mingw-lz4.sh build-win-deps
     build build-win -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
