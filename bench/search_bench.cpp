@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench_util.h"
 #include "moku/app/bench.h"
 #include "moku/core/json.h"
 #include "moku/eval/classical.h"
@@ -85,14 +86,7 @@ void BM_MoveUndoWithEval15(benchmark::State& state) {
     ev.attach(b);
     for (auto [x, y] : {std::pair{7, 7}, {8, 8}, {8, 6}, {6, 8}, {7, 6}, {9, 6}, {6, 7}, {7, 8}})
         b.move(Pos(x, y));
-    std::vector<Pos> moves = b.candidates();
-    size_t i = 0;
-    for (auto _ : state) {
-        b.move(moves[i]);
-        b.undo();
-        if (++i == moves.size()) i = 0;
-    }
-    state.SetItemsProcessed(state.iterations());
+    bench::moveUndoLoop(state, b);
 }
 
 void BM_SearchBench(benchmark::State& state) {
