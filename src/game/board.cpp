@@ -121,7 +121,12 @@ void Board::updateLines(Pos p, uint32_t bits, bool setting) {
             keys_[d][q] = setting ? keys_[d][q] | (bits << lineKeyShift(-k)) : keys_[d][q] & ~mask;
             Cell& c = cells_[q];
             if (c.piece != EMPTY) continue;
-            refreshDirection(Pos(q), d);
+            // Most cells' line patterns survive a stone a few cells away: then nothing derived
+            // from them changes either.
+            uint8_t both = tables_->line[keys_[d][q]];
+            if (both == (c.pattern[BLACK][d] | c.pattern[WHITE][d] << 4)) continue;
+            c.pattern[BLACK][d] = Pattern(both & 15);
+            c.pattern[WHITE][d] = Pattern(both >> 4);
             for (int s = 0; s < COLOR_NB; s++) {
                 p4Count_[s][c.p4[s]]--;
                 uint16_t old = c.pcode[s];
