@@ -111,7 +111,7 @@ const std::vector<BenchPosition> POSITIONS = {
 
 } // namespace
 
-uint64_t runBench(std::ostream& out, int /*threads*/, const eval::NetworkPair& network) {
+uint64_t runBench(std::ostream& out, int threads, const eval::NetworkPair& network) {
     uint64_t total = 0;
     auto start = std::chrono::steady_clock::now();
     for (const BenchPosition& bp : POSITIONS) {
@@ -119,6 +119,7 @@ uint64_t runBench(std::ostream& out, int /*threads*/, const eval::NetworkPair& n
         for (auto [x, y] : bp.moves) b.move(Pos(x, y));
         // A fresh searcher per position: no hash or history carries over.
         search::Searcher s;
+        s.setThreads(threads);
         s.setHashSize(size_t(16) << 20);
         if (network) s.setNetwork(network);
         search::Limits l;
@@ -126,6 +127,7 @@ uint64_t runBench(std::ostream& out, int /*threads*/, const eval::NetworkPair& n
         l.maxDepth = bp.depth;
         search::SearchResult r = s.think(b, l);
         total += r.nodes;
+        // time_ms: the main thread's time to complete the depth (time to depth).
         out << bp.name << ": depth=" << r.depth << " move=" << posToString(r.bestMove)
             << " score=" << r.score << " nodes=" << r.nodes << " time_ms=" << r.timeMs
             << (s.networkActive() ? " nnue" : "") << "\n";

@@ -46,8 +46,8 @@ constexpr float POLICY_REDUCTION_STEP = 250;
 
 } // namespace
 
-Worker::Worker(TranspositionTable& tt, std::atomic<bool>& stop)
-    : board(15, 15, Rule::FREESTYLE), tt_(tt), stop_(stop) {
+Worker::Worker(TranspositionTable& tt, std::atomic<bool>& stop, int id)
+    : id(id), board(15, 15, Rule::FREESTYLE), tt_(tt), stop_(stop) {
     clearHistory();
 }
 
@@ -74,8 +74,9 @@ void Worker::setEvalConfig(const eval::ClassicalConfig& cfg) {
     eval_.reset();
 }
 
+// maxNodes counts every thread's nodes; only the main thread has a clock (timeLimited_).
 void Worker::poll() {
-    if (limits_.maxNodes && nodes >= limits_.maxNodes) stop_ = true;
+    if (limits_.maxNodes && totalNodes() >= limits_.maxNodes) stop_ = true;
     if (timeLimited_ && time_.hardStop()) stop_ = true;
 }
 

@@ -1,5 +1,6 @@
 // Iterative deepening at the root: root move list, a quick VCF check, aspiration windows,
-// multi-PV, time decisions and the choice of the final move.
+// multi-PV, time decisions and the choice of the final move. Lazy SMP helpers run the same
+// iterations on their own, skipping depths so that about half of them work on each.
 #include <algorithm>
 
 #include "worker.h"
@@ -8,18 +9,51 @@ namespace moku::search {
 
 using namespace moku::game;
 
-SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIteration) {
-    limits_ = limits;
+namespace {
+
+// Helper i skips the depths where ((depth + phase) / size) is odd: with these tables about
+// half of the helpers search each depth, and the others one or more plies deeper.
+constexpr int SKIP_SIZE[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
+constexpr int SKIP_PHASE[] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
+
+} // namespace
+
+uint64_t Worker::totalNodes() const {
+    if (!peers) return nodes;
+    uint64_t sum = 0;
+    for (const auto& w : *peers) sum += w->nodes;
+    return sum;
+}
+
+void Worker::resetForSearch() {
     nodes = 0;
+    completedDepth = 0;
+    for (StackEntry& s : stack_) s = StackEntry{};
+}
+
+void Worker::prepareHelper(const Worker& main) {
+    limits_ = main.limits_;
+    limits_.multiPV = 1;
+    timeLimited_ = false; // the main thread watches the clock
+    rootMoves_ = main.rootMoves_;
+    lastBest = rootMoves_[0];
+    resetForSearch();
+}
+
+void Worker::helperSearch() { deepen({}); }
+
+SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIteration,
+                             const std::function<void()>& startHelpers) {
+    limits_ = limits;
     int empty = board.width() * board.height() - board.stoneCount();
     time_.start(limits.time, empty, limits.infinite);
     timeLimited_ = !limits.infinite && time_.budget().limited;
     tt_.newSearch();
-    for (StackEntry& s : stack_) s = StackEntry{};
+    resetForSearch();
 
     SearchResult result;
     auto finish = [&](SearchResult& r) {
-        r.nodes = nodes;
+        r.nodes = totalNodes();
         r.timeMs = time_.elapsedMs();
         return r;
     };
@@ -76,15 +110,32 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
         }
     }
 
-    int multiPV = std::clamp(limits.multiPV, 1, int(rootMoves_.size()));
-    int maxDepth = limits.maxDepth > 0 ? std::min(limits.maxDepth, MAX_PLY - 16) : MAX_PLY - 16;
-    RootMove lastBest = rootMoves_[0];
-    int completedDepth = 0;
-    std::vector<std::pair<Pos, Value>> lastRanked;
+    lastBest = rootMoves_[0];
+    if (startHelpers) startHelpers();
+    deepen(onIteration);
+    result.bestMove = lastBest.pos;
+    result.score = lastBest.score == -VALUE_INFINITE ? VALUE_NONE : lastBest.score;
+    result.depth = completedDepth;
+    result.pv = lastBest.pv.empty() ? std::vector<Pos>{lastBest.pos} : lastBest.pv;
+    result.ranked = lastRanked_.empty()
+                        ? std::vector<std::pair<Pos, Value>>{{lastBest.pos, result.score}}
+                        : lastRanked_;
+    return finish(result);
+}
+
+void Worker::deepen(const IterationCallback& onIteration) {
+    const bool main = id == 0;
+    int multiPV = std::clamp(limits_.multiPV, 1, int(rootMoves_.size()));
+    int maxDepth = limits_.maxDepth > 0 ? std::min(limits_.maxDepth, MAX_PLY - 16) : MAX_PLY - 16;
+    lastRanked_.clear();
     Pos previousBest = POS_NONE;
     Value previousScore = VALUE_NONE;
 
     for (int depth = 1; depth <= maxDepth; depth++) {
+        if (!main) {
+            int i = (id - 1) % 20;
+            if ((depth + board.stoneCount() + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2) continue;
+        }
         rootDepth_ = Depth(depth);
         for (RootMove& rm : rootMoves_) rm.previousScore = rm.score;
         for (pvIdx_ = 0; pvIdx_ < multiPV && !stop_.load(); pvIdx_++) {
@@ -118,8 +169,8 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
                 [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
             if (!stop_.load() && onIteration) {
                 const RootMove& rm = rootMoves_[pvIdx_];
-                onIteration(
-                    {depth, rm.selDepth, pvIdx_, rm.score, nodes, time_.elapsedMs(), rm.pv});
+                onIteration({depth, rm.selDepth, pvIdx_, rm.score, totalNodes(), time_.elapsedMs(),
+                             rm.pv});
             }
         }
         if (stop_.load()) {
@@ -131,12 +182,13 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
         }
         completedDepth = depth;
         lastBest = rootMoves_[0];
-        lastRanked.clear();
+        lastRanked_.clear();
         for (int i = 0; i < multiPV; i++)
-            lastRanked.push_back({rootMoves_[i].pos, rootMoves_[i].score});
+            lastRanked_.push_back({rootMoves_[i].pos, rootMoves_[i].score});
         Value score = lastBest.score;
         // A proven result does not change with more depth.
         if (isMate(score) && VALUE_MATE - std::abs(score) <= depth) break;
+        if (!main) continue;
         if (rootMoves_.size() == 1 && timeLimited_) break;
         bool changed = previousBest != POS_NONE && previousBest != lastBest.pos;
         Value drop = previousScore == VALUE_NONE ? 0 : previousScore - score;
@@ -144,15 +196,6 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
         previousScore = score;
         if (timeLimited_ && time_.stopAfterIteration(changed, drop)) break;
     }
-
-    result.bestMove = lastBest.pos;
-    result.score = lastBest.score == -VALUE_INFINITE ? VALUE_NONE : lastBest.score;
-    result.depth = completedDepth;
-    result.pv = lastBest.pv.empty() ? std::vector<Pos>{lastBest.pos} : lastBest.pv;
-    result.ranked = lastRanked.empty()
-                        ? std::vector<std::pair<Pos, Value>>{{lastBest.pos, result.score}}
-                        : lastRanked;
-    return finish(result);
 }
 
 } // namespace moku::search

@@ -1,8 +1,14 @@
-// The Searcher facade: opening moves, then one worker's iterative deepening on a shared
-// transposition table.
+// The Searcher facade: opening moves, then Lazy SMP: the caller's thread runs the main
+// worker's iterative deepening while a pool of helper threads, created once and reused, search
+// the same root on the shared transposition table; at the end the threads vote for the move.
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
 
+#include "moku/core/memory.h"
 #include "moku/search/search.h"
 #include "worker.h"
 
@@ -11,37 +17,168 @@ namespace moku::search {
 using namespace moku::game;
 
 struct Searcher::Impl {
+    explicit Impl(std::atomic<bool>& stop) : stop(stop) {
+        workers.push_back(std::make_unique<Worker>(tt, stop, 0));
+    }
+    ~Impl() { resize(1); }
+
+    std::atomic<bool>& stop;
     TranspositionTable tt{size_t(16) << 20};
-    std::unique_ptr<Worker> worker;
+    eval::ClassicalConfig evalConfig = eval::ClassicalConfig::defaults();
     eval::NetworkPair network; // shared by every worker
+    std::vector<std::unique_ptr<Worker>> workers; // [0] runs in the caller's thread
+    std::vector<std::thread> threads;             // threads[i] runs workers[i + 1]
+    std::mutex busy; // held by think() and by every change of the threads or the table
+
+    // Helper hand-shake: a new round starts them, `running` counts those not yet done.
+    std::mutex mutex;
+    std::condition_variable cv;
+    uint64_t round = 0;
+    int running = 0;
+    bool quit = false;
+
+    void resize(int n);
+    void helperLoop(Worker& w, uint64_t seen);
+    void startHelpers(const Board& board);
+    void waitHelpers();
 };
 
-Searcher::Searcher() : impl_(std::make_unique<Impl>()) {
-    impl_->worker = std::make_unique<Worker>(impl_->tt, stopFlag_);
+void Searcher::Impl::resize(int n) {
+    {
+        std::lock_guard lock(mutex);
+        quit = true;
+    }
+    cv.notify_all();
+    for (std::thread& t : threads) t.join();
+    threads.clear();
+    quit = false;
+    workers.resize(1);
+    for (int i = 1; i < n; i++) {
+        workers.push_back(std::make_unique<Worker>(tt, stop, i));
+        workers.back()->setEvalConfig(evalConfig);
+        workers.back()->setNetwork(network);
+    }
+    for (auto& w : workers) w->peers = n > 1 ? &workers : nullptr;
+    for (int i = 1; i < n; i++)
+        threads.emplace_back([this, i, r = round] { helperLoop(*workers[size_t(i)], r); });
 }
+
+void Searcher::Impl::helperLoop(Worker& w, uint64_t seen) {
+    for (;;) {
+        {
+            std::unique_lock lock(mutex);
+            cv.wait(lock, [&] { return quit || round != seen; });
+            if (quit) return;
+            seen = round;
+        }
+        w.helperSearch();
+        std::lock_guard lock(mutex);
+        if (--running == 0) cv.notify_all();
+    }
+}
+
+// In the main thread, once its root moves are ready: the helpers copy them and start.
+void Searcher::Impl::startHelpers(const Board& board) {
+    for (size_t i = 1; i < workers.size(); i++) {
+        workers[i]->setPosition(board);
+        workers[i]->prepareHelper(*workers[0]);
+    }
+    {
+        std::lock_guard lock(mutex);
+        running = int(workers.size()) - 1;
+        round++;
+    }
+    cv.notify_all();
+}
+
+void Searcher::Impl::waitHelpers() {
+    std::unique_lock lock(mutex);
+    cv.wait(lock, [&] { return running == 0; });
+}
+
+Searcher::Searcher() : impl_(std::make_unique<Impl>(stopFlag_)) {}
 Searcher::~Searcher() = default;
 
 void Searcher::stop() { stopFlag_ = true; }
 
 void Searcher::newGame() {
+    std::lock_guard lock(impl_->busy);
     impl_->tt.clear();
-    impl_->worker->clearHistory();
+    for (auto& w : impl_->workers) w->clearHistory();
 }
 
-void Searcher::setHashSize(size_t bytes) { impl_->tt.resize(bytes); }
+void Searcher::setThreads(int threads) {
+    std::lock_guard lock(impl_->busy);
+    threads = std::max(threads, 1);
+    if (threads != int(impl_->workers.size())) impl_->resize(threads);
+}
+
+int Searcher::threads() const { return int(impl_->workers.size()); }
+
+size_t Searcher::setHashSize(size_t bytes) {
+    std::lock_guard lock(impl_->busy);
+    return impl_->tt.resize(bytes);
+}
+
 size_t Searcher::hashSize() const { return impl_->tt.sizeBytes(); }
-void Searcher::clearHash() { impl_->tt.clear(); }
+
+void Searcher::clearHash() {
+    std::lock_guard lock(impl_->busy);
+    impl_->tt.clear();
+}
+
 void Searcher::setClassicalConfig(const eval::ClassicalConfig& cfg) {
-    impl_->worker->setEvalConfig(cfg);
+    std::lock_guard lock(impl_->busy);
+    impl_->evalConfig = cfg;
+    for (auto& w : impl_->workers) w->setEvalConfig(cfg);
 }
 
 void Searcher::setNetwork(const eval::NetworkPair& network) {
+    std::lock_guard lock(impl_->busy);
     impl_->network = network;
-    impl_->worker->setNetwork(network);
+    for (auto& w : impl_->workers) w->setNetwork(network);
 }
 const eval::NetworkPair& Searcher::network() const { return impl_->network; }
-bool Searcher::networkActive() const { return impl_->worker->networkActive(); }
-bool Searcher::checkNetworkSync(const Board& root) { return impl_->worker->checkNetworkSync(root); }
+bool Searcher::networkActive() const { return impl_->workers[0]->networkActive(); }
+bool Searcher::checkNetworkSync(const Board& root) {
+    return impl_->workers[0]->checkNetworkSync(root);
+}
+
+uint64_t memoryReserve(uint64_t limit, int threads) {
+    // Thread stacks grow while searching (up to ~1.5 MiB deep in the tree), the allocator keeps
+    // slack and page tables grow with the table; a sixteenth of the limit also leaves room
+    // for a network loaded after the table was sized (~18 MB).
+    return (uint64_t(8) << 20) + (uint64_t(2) << 20) * uint64_t(std::max(threads, 1)) +
+           limit / 16;
+}
+
+uint64_t planTableBytes(uint64_t limit, uint64_t baseline, uint64_t reserve, uint64_t want) {
+    uint64_t used = baseline + reserve;
+    uint64_t room = limit > used ? limit - used : 0;
+    if (want) room = std::min(room, want);
+    return std::max<uint64_t>(room / TranspositionTable::BUCKET_BYTES, 1) *
+           TranspositionTable::BUCKET_BYTES;
+}
+
+MemoryPlan Searcher::configure(int threads, uint64_t maxMemoryBytes, uint64_t wantBytes) {
+    std::lock_guard lock(impl_->busy);
+    threads = std::max(threads, 1);
+    if (threads != int(impl_->workers.size())) impl_->resize(threads);
+    MemoryPlan p;
+    p.threads = threads;
+    p.limitBytes = maxMemoryBytes ? maxMemoryBytes : DEFAULT_MAX_MEMORY;
+    p.wantBytes = wantBytes;
+    impl_->tt.resize(0); // free the old table: the baseline is everything else
+    p.baselineBytes = residentBytes();
+    p.reserveBytes = memoryReserve(p.limitBytes, threads);
+    uint64_t target = planTableBytes(p.limitBytes, p.baselineBytes, p.reserveBytes, wantBytes);
+    // Never more than most of the machine, whatever the manager allows.
+    if (uint64_t phys = physicalMemoryBytes())
+        target = std::min(target, std::max<uint64_t>(phys / 4 * 3, 1 << 20));
+    p.tableBytes = impl_->tt.resize(size_t(target));
+    if (p.tableBytes < target) p.failedBytes = target;
+    return p;
+}
 
 namespace {
 
@@ -72,14 +209,49 @@ Pos openingMove(const Board& b) {
 
 } // namespace
 
+namespace {
+
+// Lazy SMP vote: every thread's move gets (score - worst score + 14) x completed depth votes;
+// the thread whose move has most votes wins, except that a proven win beats everything.
+const Worker* voteBest(const std::vector<std::unique_ptr<Worker>>& workers) {
+    auto counts = [](const Worker& w) {
+        return w.completedDepth > 0 && w.lastBest.score > -VALUE_INFINITE;
+    };
+    const Worker* best = workers[0].get();
+    if (!counts(*best)) return best;
+    Value minScore = VALUE_INFINITE;
+    for (const auto& w : workers)
+        if (counts(*w)) minScore = std::min(minScore, w->lastBest.score);
+    std::map<int, int64_t> votes;
+    for (const auto& w : workers)
+        if (counts(*w))
+            votes[w->lastBest.pos.idx] +=
+                int64_t(w->lastBest.score - minScore + 14) * w->completedDepth;
+    for (const auto& w : workers) {
+        if (!counts(*w)) continue;
+        Value s = w->lastBest.score, bs = best->lastBest.score;
+        if (bs >= VALUE_MATE_IN_MAX_PLY || bs <= VALUE_MATED_IN_MAX_PLY) {
+            if (s > bs) best = w.get();
+        } else if (s >= VALUE_MATE_IN_MAX_PLY ||
+                   (s > VALUE_MATED_IN_MAX_PLY &&
+                    votes[w->lastBest.pos.idx] > votes[best->lastBest.pos.idx])) {
+            best = w.get();
+        }
+    }
+    return best;
+}
+
+} // namespace
+
 SearchResult Searcher::think(const Board& board, const Limits& limits,
                              const IterationCallback& onIteration) {
+    std::lock_guard lock(impl_->busy);
     auto start = std::chrono::steady_clock::now();
     stopFlag_ = false;
-    // The worker takes the root even when an opening move needs no search, so that its network
-    // evaluator always follows the game.
-    Worker& w = *impl_->worker;
-    w.setPosition(board);
+    // The main worker takes the root even when an opening move needs no search, so that its
+    // network evaluator always follows the game.
+    Worker& main = *impl_->workers[0];
+    main.setPosition(board);
     Pos opening =
         board.rule() == Rule::RENJU && board.stoneCount() == 1 && board.sideToMove() == BLACK
             ? POS_NONE
@@ -97,7 +269,27 @@ SearchResult Searcher::think(const Board& board, const Limits& limits,
         if (onIteration) onIteration({1, 1, 0, r.score, 0, r.timeMs, r.pv});
         return r;
     }
-    return w.iterate(limits, onIteration);
+    if (impl_->workers.size() == 1) return main.iterate(limits, onIteration);
+
+    bool helping = false;
+    SearchResult r = main.iterate(limits, onIteration, [&] {
+        impl_->startHelpers(board);
+        helping = true;
+    });
+    if (!helping) return r;
+    stopFlag_ = true;
+    impl_->waitHelpers();
+    r.nodes = main.totalNodes();
+    if (limits.multiPV > 1) return r;
+    const Worker* best = voteBest(impl_->workers);
+    if (best != &main) {
+        r.bestMove = best->lastBest.pos;
+        r.score = best->lastBest.score;
+        r.depth = best->completedDepth;
+        r.pv = best->lastBest.pv.empty() ? std::vector<Pos>{r.bestMove} : best->lastBest.pv;
+        r.ranked = {{r.bestMove, r.score}};
+    }
+    return r;
 }
 
 } // namespace moku::search

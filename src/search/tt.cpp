@@ -1,7 +1,10 @@
 #include "moku/search/tt.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstring>
+#include <new>
 
 namespace moku::search {
 
@@ -30,32 +33,49 @@ TTData unpack(uint64_t w) {
 }
 
 uint8_t genOf(uint64_t w) { return uint8_t(w >> 59); }
+uint64_t loadWord(const uint64_t& w) {
+    return std::atomic_ref<uint64_t>(const_cast<uint64_t&>(w)).load(std::memory_order_relaxed);
+}
+void storeWord(uint64_t& w, uint64_t v) {
+    std::atomic_ref<uint64_t>(w).store(v, std::memory_order_relaxed);
+}
 int depthOf(uint64_t w) { return int((w >> 48) & 0xFF); }
 
 } // namespace
 
-void TranspositionTable::resize(size_t bytes) {
-    size_t n = 1;
-    while (n * 2 * BUCKET_BYTES <= bytes) n *= 2;
-    buckets_ = std::make_unique<Bucket[]>(n);
-    bucketCount_ = n;
-    clear();
+size_t TranspositionTable::resize(size_t bytes) {
+    memory_.reset();
+    buckets_ = nullptr;
+    bucketCount_ = bucketMask_ = 0;
+    size_t n = std::max<size_t>(bytes / BUCKET_BYTES, 1);
+    for (;; n /= 2) {
+        // calloc: fresh pages are already zero, so nothing is touched here. 63 spare bytes
+        // align the buckets to cache lines.
+        void* p = std::calloc(n * BUCKET_BYTES + 63, 1);
+        if (p) {
+            memory_.reset(p);
+            auto at = (reinterpret_cast<uintptr_t>(p) + 63) & ~uintptr_t(63);
+            buckets_ = reinterpret_cast<Bucket*>(at);
+            bucketCount_ = n;
+            bucketMask_ = (n & (n - 1)) == 0 ? n - 1 : 0;
+            break;
+        }
+        if (n == 1) throw std::bad_alloc();
+    }
+    generation_ = 0;
+    return sizeBytes();
 }
 
 void TranspositionTable::clear() {
-    for (size_t i = 0; i < bucketCount_; i++)
-        for (Entry& e : buckets_[i].e) {
-            e.keyXorData.store(0, std::memory_order_relaxed);
-            e.data.store(0, std::memory_order_relaxed);
-        }
+    std::memset(static_cast<void*>(buckets_), 0, bucketCount_ * BUCKET_BYTES);
     generation_ = 0;
 }
 
 bool TranspositionTable::probe(uint64_t key, TTData& out) const {
     const Bucket& b = buckets_[index(key)];
     for (const Entry& e : b.e) {
-        uint64_t data = e.data.load(std::memory_order_relaxed);
-        if ((e.keyXorData.load(std::memory_order_relaxed) ^ data) == key && data != 0) {
+        uint64_t data = loadWord(e.data);
+        if ((loadWord(e.keyXorData) ^ data) == key && data != 0) {
             out = unpack(data);
             return true;
         }
@@ -69,8 +89,8 @@ void TranspositionTable::store(uint64_t key, Pos move, Value value, Value eval, 
     Entry* victim = nullptr;
     int worst = 1 << 30;
     for (Entry& e : b.e) {
-        uint64_t data = e.data.load(std::memory_order_relaxed);
-        if ((e.keyXorData.load(std::memory_order_relaxed) ^ data) == key || data == 0) {
+        uint64_t data = loadWord(e.data);
+        if ((loadWord(e.keyXorData) ^ data) == key || data == 0) {
             // Same position: keep the old move when the new result has none, and keep a
             // deeper exact entry of this search unless the new one is exact too.
             if (data && move == POS_NONE) move = unpack(data).move;
@@ -86,15 +106,15 @@ void TranspositionTable::store(uint64_t key, Pos move, Value value, Value eval, 
         if (worth < worst) worst = worth, victim = &e;
     }
     uint64_t data = pack(move, value, eval, depth, bound, pv, generation_);
-    victim->keyXorData.store(key ^ data, std::memory_order_relaxed);
-    victim->data.store(data, std::memory_order_relaxed);
+    storeWord(victim->keyXorData, key ^ data);
+    storeWord(victim->data, data);
 }
 
 int TranspositionTable::hashfull() const {
     int used = 0, total = 0;
     for (size_t i = 0; i < std::min<size_t>(bucketCount_, 250); i++)
         for (const Entry& e : buckets_[i].e) {
-            uint64_t data = e.data.load(std::memory_order_relaxed);
+            uint64_t data = loadWord(e.data);
             total++;
             used += data != 0 && genOf(data) == generation_;
         }

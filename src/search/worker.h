@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -73,13 +74,43 @@ struct RootMove {
     std::vector<Pos> pv;
 };
 
+// A count that one thread increments and others read: a relaxed load and store, no locked add.
+class NodeCounter {
+public:
+    operator uint64_t() const { return v_.load(std::memory_order_relaxed); }
+    NodeCounter& operator=(uint64_t x) {
+        v_.store(x, std::memory_order_relaxed);
+        return *this;
+    }
+    NodeCounter& operator++() { return *this = *this + 1; }
+    uint64_t operator++(int) {
+        uint64_t old = *this;
+        *this = old + 1;
+        return old;
+    }
+
+private:
+    std::atomic<uint64_t> v_{0};
+};
+
 class Worker {
 public:
-    Worker(TranspositionTable& tt, std::atomic<bool>& stop);
+    // Worker 0 is the main thread of a search; the others are Lazy SMP helpers.
+    Worker(TranspositionTable& tt, std::atomic<bool>& stop, int id = 0);
 
     // Sets up a search of `board` (copied with the search's candidate range).
     void setPosition(const game::Board& board);
-    SearchResult iterate(const Limits& limits, const IterationCallback& onIteration);
+    // Main thread: the root moves, a quick VCF, then (unless that decided the move) calls
+    // `startHelpers` and runs iterative deepening with the clock and the callback.
+    SearchResult iterate(const Limits& limits, const IterationCallback& onIteration,
+                         const std::function<void()>& startHelpers = {});
+    // Helper, called in the main thread while this helper is idle: take the main worker's
+    // root moves and limits.
+    void prepareHelper(const Worker& main);
+    // Helper: iterative deepening, skipping depths, until the stop flag or the depth limit.
+    void helperSearch();
+    // Nodes of every worker of the search (this one alone without peers).
+    uint64_t totalNodes() const;
     void clearHistory();
     void setEvalConfig(const eval::ClassicalConfig& cfg);
     // The shared network weights; the worker's own evaluator is (re)built at setPosition().
@@ -104,9 +135,15 @@ public:
     // Moves of the side to move that make a four (or five), legal ones only.
     void generateFours(MoveList& list);
 
+    const int id;
     game::Board board;
-    uint64_t nodes = 0;
+    NodeCounter nodes;
     eval::ClassicalConfig evalConfig = eval::ClassicalConfig::defaults();
+    const std::vector<std::unique_ptr<Worker>>* peers = nullptr; // all workers of the search
+    // For the vote: the best move of the deepest completed iteration (or a better one found in
+    // the unfinished next), and that depth.
+    RootMove lastBest;
+    int completedDepth = 0;
 
 private:
     friend VcfResult solveVcf(const game::Board&, int, uint64_t);
@@ -132,6 +169,9 @@ private:
     Pos findFivePoint(Color c, Pos near);
     void updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount);
     Value rootSearch(Value alpha, Value beta, Depth depth);
+    // Iterative deepening over rootMoves_; the main thread reports and watches the clock.
+    void deepen(const IterationCallback& onIteration);
+    void resetForSearch();
 
     TranspositionTable& tt_;
     std::atomic<bool>& stop_;
@@ -144,6 +184,7 @@ private:
     Pos pv_[MAX_PLY + 1][MAX_PLY + 1];
     int pvLen_[MAX_PLY + 1];
     std::vector<RootMove> rootMoves_;
+    std::vector<std::pair<Pos, Value>> lastRanked_; // multi-PV: the last completed iteration
     int pvIdx_ = 0;
     int selDepth_ = 0;
     Depth rootDepth_ = 0;

@@ -9,8 +9,9 @@
 
 namespace moku::app {
 
-// Prints one line per position and a last line `bench: nodes=<N> nps=<X> time_ms=<T>`.
-// Returns the total node count. `threads` is accepted for the interface; bench uses one. With a
+// Prints one line per position (its time_ms is the time to depth) and a last line
+// `bench: nodes=<N> nps=<X> time_ms=<T>`. Returns the total node count of all threads: exact
+// with one thread (the signature), varying from run to run with more (Lazy SMP). With a
 // network, the positions it covers are searched with it (marked `nnue` on their lines): the
 // node count then differs from the signature, which is always taken without a network.
 uint64_t runBench(std::ostream& out, int threads = 1, const eval::NetworkPair& network = {});

@@ -58,6 +58,26 @@ struct SearchResult {
 
 using IterationCallback = std::function<void(const IterationInfo&)>;
 
+// Gomocup's memory limit, used when the manager gives none (INFO max_memory 0).
+constexpr uint64_t DEFAULT_MAX_MEMORY = 367001600;
+
+// How Searcher::configure() sized the hash table.
+struct MemoryPlan {
+    uint64_t limitBytes = 0;    // the whole process may hold this much
+    uint64_t baselineBytes = 0; // resident without the table: code, tables, network, threads
+    uint64_t reserveBytes = 0;  // kept free for stack growth, allocator slack, late loads
+    uint64_t wantBytes = 0;     // the user's upper bound (hash_size); 0 = none
+    uint64_t tableBytes = 0;    // what the table got
+    uint64_t failedBytes = 0;   // nonzero: this larger table could not be allocated
+    int threads = 1;
+};
+
+// The table size that keeps baseline + reserve + table within the limit (and within `want`
+// when nonzero), at least one bucket. Pure, for the tests.
+uint64_t planTableBytes(uint64_t limit, uint64_t baseline, uint64_t reserve, uint64_t want);
+// What the process must keep free besides the table for `threads` search threads.
+uint64_t memoryReserve(uint64_t limit, int threads);
+
 class Searcher {
 public:
     Searcher();
@@ -67,7 +87,8 @@ public:
 
     // Blocking. Searches a copy of `board` for its side to move and returns a legal move
     // (renju: never a forbidden black point; POS_NONE only on a full board). Thread-safe
-    // with stop(); not re-entrant.
+    // with stop(); not re-entrant. With several threads (Lazy SMP) the caller's thread is the
+    // main one: it alone runs the clock and calls onIteration (nodes of all threads).
     SearchResult think(const game::Board& board, const Limits& limits,
                        const IterationCallback& onIteration = {});
     // Asks a running think() to return as soon as possible with its best move so far.
@@ -75,8 +96,17 @@ public:
 
     void newGame();  // forget everything learnt about earlier games (hash, history)
 
-    // Transposition table size in bytes (rounded down to a power of two buckets); clears it.
-    void setHashSize(size_t bytes);
+    // The methods below wait for a running think() to return (another thread may call them).
+    // Search threads, the caller's included: helpers are created here once and reused.
+    void setThreads(int threads);
+    int threads() const;
+    // Threads, then the largest table that keeps the whole process's resident memory under
+    // maxMemoryBytes (0 = DEFAULT_MAX_MEMORY) and under wantBytes (0 = no wish), measured
+    // with the old table freed. A failed allocation falls back to a smaller table.
+    MemoryPlan configure(int threads, uint64_t maxMemoryBytes, uint64_t wantBytes);
+    // Transposition table size in bytes (rounded down to whole 64-byte buckets); empties it.
+    // Returns the size obtained (smaller when the allocation failed).
+    size_t setHashSize(size_t bytes);
     size_t hashSize() const;
     void clearHash();
     // Classical evaluation weights (e.g. from configs/config.toml); defaults are embedded.

@@ -1,11 +1,14 @@
 // The transposition table: 64-byte buckets of four 16-byte entries. Each entry stores its key
 // XOR-ed with its data, so that threads can read and write without locks: a torn entry fails
-// the key check and reads as a miss (the next issue shares one table between threads).
+// the key check and reads as a miss. Every access is a relaxed atomic, so the race is benign by
+// construction (and ThreadSanitizer sees none). The table is calloc'ed: pages become resident
+// only when the search first touches them.
 #pragma once
 
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 
 #include "moku/core/types.h"
@@ -30,8 +33,10 @@ public:
 
     explicit TranspositionTable(size_t bytes = size_t(64) << 20) { resize(bytes); }
 
-    // Allocates about `bytes` (a power-of-two number of buckets, at least one) and clears it.
-    void resize(size_t bytes);
+    // Allocates bytes / BUCKET_BYTES buckets (at least one), empty. The old
+    // table is freed first. When the allocation fails, halves the size until one succeeds;
+    // returns the size obtained. Never call while a search uses the table.
+    size_t resize(size_t bytes);
     void clear();
     size_t sizeBytes() const { return bucketCount_ * BUCKET_BYTES; }
     // Starts a new search: older entries become preferred victims.
@@ -46,19 +51,31 @@ public:
 
 private:
     static constexpr uint8_t GEN_MASK = 31;
+    // Plain words (so that calloc'ed memory is a valid table), always accessed through
+    // std::atomic_ref.
     struct Entry {
-        std::atomic<uint64_t> keyXorData;
-        std::atomic<uint64_t> data;
+        uint64_t keyXorData;
+        uint64_t data;
+    };
+    struct FreeDeleter {
+        void operator()(void* p) const { std::free(p); }
     };
     struct alignas(64) Bucket {
         Entry e[ENTRIES_PER_BUCKET];
     };
     static_assert(sizeof(Bucket) == BUCKET_BYTES);
 
-    size_t index(uint64_t key) const { return size_t(key) & (bucketCount_ - 1); }
+    // A mask for a power-of-two count, else the high half of key * count (any count fills the
+    // memory budget; powers of two keep the historic mapping, and with it the bench count).
+    size_t index(uint64_t key) const {
+        return bucketMask_ ? size_t(key) & bucketMask_
+                           : size_t((unsigned __int128)key * bucketCount_ >> 64);
+    }
 
-    std::unique_ptr<Bucket[]> buckets_;
+    std::unique_ptr<void, FreeDeleter> memory_;
+    Bucket* buckets_ = nullptr;
     size_t bucketCount_ = 0;
+    size_t bucketMask_ = 0; // bucketCount_ - 1 when a power of two (and more than one)
     uint8_t generation_ = 0;
 };
 
