@@ -26,9 +26,9 @@ void Engine::restart() {
     stones_.clear();
     toMove_ = BLACK;
     searcher_.newGame();
-    applyHashSize();
     rebuild();
     updateNetwork();
+    applyHashSize(); // after the network: its weights count in the measured baseline
 }
 
 void Engine::setRule(Rule rule) {
@@ -147,19 +147,6 @@ std::vector<Pos> Engine::forbiddenPoints() const {
     for (Pos p : b.emptyCells())
         if (b.isForbidden(p)) out.push_back(p);
     return out;
-}
-
-int64_t Engine::hashBudgetKiB() const {
-    constexpr int64_t DEFAULT_KIB = 64 << 10;
-    int64_t want = options_.hashKiB > 0 ? options_.hashKiB : DEFAULT_KIB;
-    if (options_.maxMemoryBytes > 0) {
-        // Leave room for the code, the network, the threads' stacks and tables: the whole
-        // process tree is measured against max_memory.
-        constexpr int64_t RESERVED = int64_t(96) << 20;
-        int64_t room = (options_.maxMemoryBytes - RESERVED) / 1024;
-        want = std::min(want, std::max<int64_t>(room, 1024));
-    }
-    return std::min(want, MAX_HASH_KIB);
 }
 
 } // namespace moku::engine

@@ -1,6 +1,7 @@
 // Thinking: the searcher wrapped so that the engine always answers with a legal move and a
 // stop() can never be lost, even when it arrives just before the search starts.
 #include <algorithm>
+#include <string>
 
 #include "moku/engine/engine.h"
 
@@ -32,18 +33,42 @@ void Engine::setClassicalConfig(const eval::ClassicalConfig& cfg) {
     searcher_.setClassicalConfig(cfg);
 }
 
-// Resizing clears the table, so it happens only when the budget really changed, before a search.
+namespace {
+
+std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// E.g. "hash 283 MiB (max_memory 350 MiB, 1 thread, 11 MiB in use before)".
+std::string describe(const search::MemoryPlan& p) {
+    std::string s = "hash " + mib(p.tableBytes) + " (";
+    if (p.wantBytes) s += "hash_size " + mib(p.wantBytes) + ", ";
+    s += "max_memory " + mib(p.limitBytes) + ", " + std::to_string(p.threads) +
+         (p.threads == 1 ? " thread, " : " threads, ") + mib(p.baselineBytes) + " in use before";
+    if (p.failedBytes) s += "; " + mib(p.failedBytes) + " could not be allocated";
+    return s + ")";
+}
+
+} // namespace
+
+// Resizing empties the table, so it happens only when one of its inputs really changed.
 void Engine::applyHashSize() {
-    int64_t kib = hashBudgetKiB();
-    if (kib == appliedHashKiB_) return;
-    searcher_.setHashSize(size_t(kib) * 1024);
-    appliedHashKiB_ = kib;
+    int64_t limit =
+        options_.maxMemoryBytes > 0 ? options_.maxMemoryBytes : int64_t(search::DEFAULT_MAX_MEMORY);
+    // A newly loaded network file changes the baseline too.
+    std::array<int64_t, 4> want = {options_.threads, limit, std::max<int64_t>(options_.hashKiB, 0),
+                                   int64_t(loaded_.size())};
+    if (want == applied_) return;
+    plan_ = searcher_.configure(options_.threads, uint64_t(limit), uint64_t(want[2]) * 1024);
+    applied_ = want;
+    pendingNote_ = describe(plan_);
 }
 
 SearchResult Engine::search(const Board& board, const Limits& limits,
                             const search::IterationCallback& onIteration) {
-    applyHashSize();
     updateNetwork();
+    applyHashSize();
+    // Told at the next search, where managers expect MESSAGE lines (not between START and OK).
+    if (!pendingNote_.empty() && noteSink_) noteSink_(pendingNote_);
+    pendingNote_.clear();
     Limits l = limits;
     // A stop that came before the search began: finish the first iteration and return.
     if (stopRequested_) {

@@ -87,6 +87,8 @@ void Session::cmdInfo(const std::string& args) {
         o.strength = clampInt(v, 0, 100);
     else if (key == "time_increment")
         o.timeIncrementMs = std::max<int64_t>(v, 0);
+    // Threads and table are sized now rather than inside the next turn.
+    if (key == "max_memory" || key == "hash_size" || key == "thread_num") engine_.applyHashSize();
 }
 
 } // namespace moku::protocol

@@ -169,8 +169,8 @@ void Worker::deepen(const IterationCallback& onIteration) {
                 [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
             if (!stop_.load() && onIteration) {
                 const RootMove& rm = rootMoves_[pvIdx_];
-                onIteration({depth, rm.selDepth, pvIdx_, rm.score, totalNodes(), time_.elapsedMs(),
-                             rm.pv});
+                onIteration(
+                    {depth, rm.selDepth, pvIdx_, rm.score, totalNodes(), time_.elapsedMs(), rm.pv});
             }
         }
         if (stop_.load()) {

@@ -148,8 +148,7 @@ uint64_t memoryReserve(uint64_t limit, int threads) {
     // Thread stacks grow while searching (up to ~1.5 MiB deep in the tree), the allocator keeps
     // slack and page tables grow with the table; a sixteenth of the limit also leaves room
     // for a network loaded after the table was sized (~18 MB).
-    return (uint64_t(8) << 20) + (uint64_t(2) << 20) * uint64_t(std::max(threads, 1)) +
-           limit / 16;
+    return (uint64_t(8) << 20) + (uint64_t(2) << 20) * uint64_t(std::max(threads, 1)) + limit / 16;
 }
 
 uint64_t planTableBytes(uint64_t limit, uint64_t baseline, uint64_t reserve, uint64_t want) {

@@ -170,15 +170,39 @@ TEST(EngineSwap2, FiveStonesTakesTheWinningColour) {
     EXPECT_TRUE(d.swap || d.stones.size() == 1);
 }
 
-TEST(EngineOptions, HashBudgetFitsMaxMemory) {
+TEST(EngineOptions, HashFollowsMaxMemoryHashSizeAndThreads) {
     Engine e;
-    EXPECT_EQ(e.hashBudgetKiB(), 64 << 10);
+    std::vector<std::string> notes;
+    e.setNoteSink([&](const std::string& n) { notes.push_back(n); });
     e.options().maxMemoryBytes = 367001600; // Gomocup's 350 MB
-    EXPECT_LE(e.hashBudgetKiB() * 1024, 367001600 - (64 << 20));
-    e.options().hashKiB = 1 << 30;
-    EXPECT_LE(e.hashBudgetKiB() * 1024, 367001600);
-    e.options().maxMemoryBytes = 0;
-    EXPECT_EQ(e.hashBudgetKiB(), MAX_HASH_KIB);
+    e.applyHashSize();
+    const search::MemoryPlan& p = e.memoryPlan();
+    EXPECT_EQ(p.limitBytes, 367001600u);
+    EXPECT_LE(p.baselineBytes + p.reserveBytes + p.tableBytes, 367001600u);
+    EXPECT_GT(p.tableBytes, uint64_t(128) << 20);
+    e.options().maxDepth = 3;
+    e.play(Pos(7, 7));
+    EXPECT_TRUE(e.isEmptyCell(e.analyse(1).bestMove)); // the note goes out with a search
+    ASSERT_EQ(notes.size(), 1u);
+    EXPECT_EQ(notes[0].rfind("hash ", 0), 0u) << notes[0];
+    EXPECT_NE(notes[0].find("max_memory 350 MiB, 1 thread"), std::string::npos) << notes[0];
+    e.applyHashSize(); // nothing changed: no resize, no note
+    EXPECT_EQ(notes.size(), 1u);
+    e.options().hashKiB = 16 << 10; // an upper bound
+    e.applyHashSize();
+    EXPECT_EQ(e.memoryPlan().tableBytes, uint64_t(16) << 20);
+    e.options().hashKiB = 1 << 30; // more than max_memory allows
+    e.options().threads = 2;
+    e.applyHashSize();
+    EXPECT_LE(e.memoryPlan().tableBytes, 367001600u);
+    EXPECT_EQ(e.memoryPlan().threads, 2);
+    e.options().maxMemoryBytes = 0; // Gomocup's default
+    e.options().hashKiB = 0;
+    e.applyHashSize();
+    EXPECT_EQ(e.memoryPlan().limitBytes, search::DEFAULT_MAX_MEMORY);
+    e.analyse(1);
+    EXPECT_EQ(notes.size(), 2u); // one note per search at most
+    EXPECT_NE(notes[1].find("2 threads"), std::string::npos) << notes[1];
 }
 
 } // namespace

@@ -6,8 +6,10 @@
 // engine_think.cpp (thinking, n-best, pondering, stop), engine_swap2.cpp (Swap2 decisions).
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -162,11 +164,15 @@ public:
     // ---- options ----
     EngineOptions& options() { return options_; }
     const EngineOptions& options() const { return options_; }
-    // Hash size the search should use given max_memory and hash_size, in KiB.
-    int64_t hashBudgetKiB() const;
-    // Resizes the transposition table when hash_size / max_memory changed its budget. This
-    // allocates and clears memory: done at new games and after INFO, so that a turn never pays.
+    // Sizes the search threads and the transposition table from thread_num, max_memory (the
+    // whole process; 0 = Gomocup's 350 MB) and hash_size (KiB, an upper bound) when one of them
+    // changed; the note saying how goes out at the next search. Done at new games, after INFO
+    // and before a search; the searcher waits for a running search to end first.
     void applyHashSize();
+    // How the table was last sized.
+    const search::MemoryPlan& memoryPlan() const { return plan_; }
+    // Receives notes for the user (the protocol prints them as MESSAGE lines).
+    void setNoteSink(std::function<void(const std::string&)> sink) { noteSink_ = std::move(sink); }
 
 private:
     int width_ = 15, height_ = 15;
@@ -177,12 +183,16 @@ private:
     EngineOptions options_;
     search::Searcher searcher_;
     std::atomic<bool> stopRequested_{false};
-    int64_t appliedHashKiB_ = -1; // the table size last given to the searcher
     eval::NetworkPair network_; // what the searcher was given; empty = classical
     std::string networkKey_;    // the rule, size and options network_ was chosen for
     std::string networkStatus_; // the last notice, so that an unchanged choice stays quiet
     std::map<std::string, eval::LoadResult> loaded_; // by file name, failures included
     std::vector<std::string> notices_;
+    // thread_num, max_memory, hash_size and the count of loaded network files as last applied.
+    std::array<int64_t, 4> applied_ = {-1, -1, -1, -1};
+    search::MemoryPlan plan_;
+    std::function<void(const std::string&)> noteSink_;
+    std::string pendingNote_;
 
 
     void rebuild();
