@@ -110,6 +110,7 @@ public:
             if (!line || (line->rfind("MESSAGE ", 0) && line->rfind("DEBUG ", 0))) return line;
         }
     }
+    pid_t pid() const { return pid_; }
     // Waits for the exit; the exit status, or -1 on time-out.
     int waitExit(int timeoutMs) {
         auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);

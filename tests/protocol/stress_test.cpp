@@ -3,7 +3,9 @@
 // move as BOARD, INFO time_left before every TURN, END). No illegal move, no crash, no turn
 // over the limit by more than 10%, and a prompt exit after END.
 //
-// MOKU_STRESS_GAMES sets the number of games (default 6; CI runs 200 in Release).
+// MOKU_STRESS_GAMES sets the number of games (default 6; CI runs 200 in Release). The Lazy SMP
+// variant plays with INFO thread_num 2 and 200 ms turns; MOKU_SMP_STRESS_GAMES sets its count
+// (default 4; the ctest label smp_stress runs 100 in Release).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -23,11 +25,13 @@ namespace {
 constexpr Rule RULES[] = {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU, Rule::CARO8, Rule::CARO9};
 constexpr int GOMOCUP_RULE[] = {0, 1, 4, 8, 9};
 
-TEST(ProtocolStress, FastGamesAgainstRandomMover) {
-    int games = 6;
-    if (const char* env = std::getenv("MOKU_STRESS_GAMES")) games = std::max(1, std::atoi(env));
-    const int turnMs = 100, matchMs = 10000;
-    std::mt19937_64 rng(77);
+int gamesFromEnv(const char* name, int fallback) {
+    const char* env = std::getenv(name);
+    return env ? std::max(1, std::atoi(env)) : fallback;
+}
+
+void playFastGames(int games, int turnMs, int matchMs, int threads, uint64_t seed) {
+    std::mt19937_64 rng(seed);
     int engineMoves = 0;
     int64_t slowest = 0;
     for (int g = 0; g < games; g++) {
@@ -38,6 +42,7 @@ TEST(ProtocolStress, FastGamesAgainstRandomMover) {
         e.send("INFO timeout_turn " + std::to_string(turnMs));
         e.send("INFO timeout_match " + std::to_string(matchMs));
         e.send("INFO max_memory 367001600");
+        if (threads > 1) e.send("INFO thread_num " + std::to_string(threads));
         e.send("INFO rule " + std::to_string(GOMOCUP_RULE[r]));
         ASSERT_EQ(e.reply(5000), "OK") << "game " << g;
         // The engine's start-up work for a rule (its pattern tables, the first touches of the
@@ -104,8 +109,16 @@ TEST(ProtocolStress, FastGamesAgainstRandomMover) {
         EXPECT_LE(exitMs, 200 * test::SANITIZER_SLOWDOWN)
             << "game " << g << ": exit after END took " << exitMs << " ms";
     }
-    std::printf("%d games, %d engine moves, slowest move %lld ms\n", games, engineMoves,
-                (long long)slowest);
+    std::printf("%d games, %d threads, %d engine moves, slowest move %lld ms\n", games, threads,
+                engineMoves, (long long)slowest);
+}
+
+TEST(ProtocolStress, FastGamesAgainstRandomMover) {
+    playFastGames(gamesFromEnv("MOKU_STRESS_GAMES", 6), 100, 10000, 1, 77);
+}
+
+TEST(SmpStress, FastGamesTwoThreads) {
+    playFastGames(gamesFromEnv("MOKU_SMP_STRESS_GAMES", 4), 200, 60000, 2, 78);
 }
 
 } // namespace

@@ -1,0 +1,68 @@
+// The whole pbrain-moku process stays under INFO max_memory: its peak resident memory (VmHWM)
+// after a search with two threads has spread over the table. Linux only (reads /proc).
+#include <gtest/gtest.h>
+
+#ifdef __linux__
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "protocol/child_process.h"
+
+using moku::test::ChildEngine;
+
+namespace {
+
+// A field of /proc/<pid>/status in bytes (the file gives kB), 0 when missing.
+uint64_t statusBytes(pid_t pid, const char* field) {
+    std::string path = "/proc/" + std::to_string(pid) + "/status";
+    FILE* f = std::fopen(path.c_str(), "r");
+    if (!f) return 0;
+    char line[256];
+    uint64_t kib = 0;
+    size_t n = std::strlen(field);
+    while (std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, field, n) == 0 && line[n] == ':') {
+            std::sscanf(line + n + 1, "%lu", &kib);
+            break;
+        }
+    std::fclose(f);
+    return kib * 1024;
+}
+
+void checkPeak(uint64_t maxMemory, int searchMs) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
+#endif
+    ChildEngine e;
+    e.send("START 20");
+    ASSERT_EQ(e.reply(5000), "OK");
+    e.send("INFO max_memory " + std::to_string(maxMemory));
+    e.send("INFO thread_num 2");
+    e.send("INFO timeout_turn " + std::to_string(searchMs));
+    e.send("INFO timeout_match 0");
+    // Two searches in an open middle game: the table fills and the stacks grow.
+    e.send("BOARD");
+    for (const char* s : {"10,10,1", "11,11,2", "9,11,1", "11,9,2", "10,12,1", "8,10,2"}) e.send(s);
+    e.send("DONE");
+    auto move = e.reply(searchMs * 3 + 5000);
+    ASSERT_TRUE(move);
+    e.send("TURN 3,3");
+    ASSERT_TRUE(e.reply(searchMs * 3 + 5000));
+    uint64_t peak = statusBytes(e.pid(), "VmHWM");
+    ASSERT_GT(peak, 0u);
+    std::printf("max_memory %lu MiB: peak resident %lu MiB\n", (unsigned long)(maxMemory >> 20),
+                (unsigned long)(peak >> 20));
+    EXPECT_LT(peak, maxMemory);
+    e.send("END");
+    EXPECT_EQ(e.waitExit(5000), 0);
+}
+
+} // namespace
+
+TEST(SmpMemory, PeakUnder64MB) { checkPeak(uint64_t(64) << 20, 1500); }
+TEST(SmpMemory, PeakUnder350MB) { checkPeak(367001600, 2000); }
+TEST(SmpMemory, PeakUnder1GB) { checkPeak(uint64_t(1) << 30, 3000); }
+
+#endif
