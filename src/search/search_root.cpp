@@ -188,7 +188,11 @@ void Worker::deepen(const IterationCallback& onIteration) {
         Value score = lastBest.score;
         // A proven result does not change with more depth.
         if (isMate(score) && VALUE_MATE - std::abs(score) <= depth) break;
-        if (!main) continue;
+        if (!main) {
+            // A helper that completes the depth limit ends the search: the vote takes its move.
+            if (depth >= maxDepth && limits_.maxDepth > 0) stop_ = true;
+            continue;
+        }
         if (rootMoves_.size() == 1 && timeLimited_) break;
         bool changed = previousBest != POS_NONE && previousBest != lastBest.pos;
         Value drop = previousScore == VALUE_NONE ? 0 : previousScore - score;

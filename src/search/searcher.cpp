@@ -216,7 +216,11 @@ const Worker* voteBest(const std::vector<std::unique_ptr<Worker>>& workers) {
     auto counts = [](const Worker& w) {
         return w.completedDepth > 0 && w.lastBest.score > -VALUE_INFINITE;
     };
+    // The main thread unless it has no completed iteration (a helper finished the depth limit
+    // first, or it was descheduled): then the first helper that has one.
     const Worker* best = workers[0].get();
+    for (const auto& w : workers)
+        if (!counts(*best) && counts(*w)) best = w.get();
     if (!counts(*best)) return best;
     Value minScore = VALUE_INFINITE;
     for (const auto& w : workers)
@@ -271,7 +275,14 @@ SearchResult Searcher::think(const Board& board, const Limits& limits,
     if (impl_->workers.size() == 1) return main.iterate(limits, onIteration);
 
     bool helping = false;
-    SearchResult r = main.iterate(limits, onIteration, [&] {
+    int reported = 0; // the deepest iteration the main thread reported
+    IterationCallback relay;
+    if (onIteration)
+        relay = [&](const IterationInfo& info) {
+            if (info.pvIndex == 0) reported = std::max(reported, info.depth);
+            onIteration(info);
+        };
+    SearchResult r = main.iterate(limits, relay, [&] {
         impl_->startHelpers(board);
         helping = true;
     });
@@ -287,6 +298,9 @@ SearchResult Searcher::think(const Board& board, const Limits& limits,
         r.depth = best->completedDepth;
         r.pv = best->lastBest.pv.empty() ? std::vector<Pos>{r.bestMove} : best->lastBest.pv;
         r.ranked = {{r.bestMove, r.score}};
+        // A helper got deeper than the main thread's reports: report its line too.
+        if (onIteration && r.depth > reported)
+            onIteration({r.depth, best->lastBest.selDepth, 0, r.score, r.nodes, r.timeMs, r.pv});
     }
     return r;
 }

@@ -4,8 +4,8 @@
 // over the limit by more than 10%, and a prompt exit after END.
 //
 // MOKU_STRESS_GAMES sets the number of games (default 6; CI runs 200 in Release). The Lazy SMP
-// variant plays with INFO thread_num 2 and 200 ms turns; MOKU_SMP_STRESS_GAMES sets its count
-// (default 4; the ctest label smp_stress runs 100 in Release).
+// variant (FastGamesTwoThreads) plays with INFO thread_num 2 and 200 ms turns;
+// MOKU_SMP_STRESS_GAMES sets its count (default 4; the ctest label smp_stress runs 100).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -44,12 +44,13 @@ void playFastGames(int games, int turnMs, int matchMs, int threads, uint64_t see
         e.send("INFO max_memory 367001600");
         if (threads > 1) e.send("INFO thread_num " + std::to_string(threads));
         e.send("INFO rule " + std::to_string(GOMOCUP_RULE[r]));
-        ASSERT_EQ(e.reply(5000), "OK") << "game " << g;
+        ASSERT_EQ(e.reply(5000 * test::SANITIZER_SLOWDOWN), "OK") << "game " << g;
         // The engine's start-up work for a rule (its pattern tables, the first touches of the
         // hash) happens on INFO; a manager's clock for the first move may include it, but the
         // turn-time check here is about the search, so wait until the INFO lines are done.
         e.send("YXSHOWFORBID");
-        ASSERT_EQ(e.reply(5000).value_or("").rfind("FORBID ", 0), 0u) << "game " << g;
+        ASSERT_EQ(e.reply(5000 * test::SANITIZER_SLOWDOWN).value_or("").rfind("FORBID ", 0), 0u)
+            << "game " << g;
         bool engineFirst = g % 2 == 0;
         int64_t used = 0;
         bool first = true;
@@ -117,7 +118,7 @@ TEST(ProtocolStress, FastGamesAgainstRandomMover) {
     playFastGames(gamesFromEnv("MOKU_STRESS_GAMES", 6), 100, 10000, 1, 77);
 }
 
-TEST(SmpStress, FastGamesTwoThreads) {
+TEST(ProtocolStress, FastGamesTwoThreads) {
     playFastGames(gamesFromEnv("MOKU_SMP_STRESS_GAMES", 4), 200, 60000, 2, 78);
 }
 
