@@ -2,8 +2,8 @@
 # Installs what Moku needs on Debian 12 (apt-get, as root or through sudo), builds it, and then
 #   run   starts pbrain-moku in protocol mode on its embedded defaults;
 #   test  runs every test: the Release suite, the protocol stress games, the suite under
-#         AddressSanitizer + UBSan, and the Windows x64 cross build (with a protocol session
-#         under wine when wine is installed).
+#         AddressSanitizer + UBSan, the Lazy SMP tests under ThreadSanitizer, and the Windows
+#         x64 cross build (with a protocol session under wine when wine is installed).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
@@ -58,12 +58,15 @@ test)
     echo "== Release build and full test suite" >&2
     build build -DCMAKE_BUILD_TYPE=Release
     suite build -LE stress
-    echo "== 200 fast games through the protocol" >&2
+    echo "== 200 fast games through the protocol, and 100 with two search threads" >&2
     ctest --test-dir build --output-on-failure -L stress
     echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and test suite" >&2
     build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOKU_SANITIZE=ON -DMOKU_BENCH=OFF
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         suite build-asan -LE release_only
+    echo "== ThreadSanitizer build: the Lazy SMP tests" >&2
+    build build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOKU_TSAN=ON -DMOKU_BENCH=OFF
+    build-tsan/moku_tests --gtest_filter='Smp*'
     echo "== Windows x64 cross build" >&2
     scripts/mingw-lz4.sh build-win-deps
     build build-win -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
