@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <map>
 #include <mutex>
 #include <thread>
 
@@ -210,8 +209,10 @@ Pos openingMove(const Board& b) {
 
 namespace {
 
-// Lazy SMP vote: every thread's move gets (score - worst score + 14) x completed depth votes;
-// the thread whose move has most votes wins, except that a proven win beats everything.
+// Lazy SMP vote. Gomoku scores swing with the parity of the depth (the tempo of the side to
+// move) and helpers complete other depths than the main thread, so scores of different depths
+// do not compare: the deepest completed iteration decides, its score breaks ties between threads
+// of that depth (the main thread first), and a proven win beats everything.
 const Worker* voteBest(const std::vector<std::unique_ptr<Worker>>& workers) {
     auto counts = [](const Worker& w) {
         return w.completedDepth > 0 && w.lastBest.score > -VALUE_INFINITE;
@@ -222,22 +223,13 @@ const Worker* voteBest(const std::vector<std::unique_ptr<Worker>>& workers) {
     for (const auto& w : workers)
         if (!counts(*best) && counts(*w)) best = w.get();
     if (!counts(*best)) return best;
-    Value minScore = VALUE_INFINITE;
-    for (const auto& w : workers)
-        if (counts(*w)) minScore = std::min(minScore, w->lastBest.score);
-    std::map<int, int64_t> votes;
-    for (const auto& w : workers)
-        if (counts(*w))
-            votes[w->lastBest.pos.idx] +=
-                int64_t(w->lastBest.score - minScore + 14) * w->completedDepth;
     for (const auto& w : workers) {
         if (!counts(*w)) continue;
         Value s = w->lastBest.score, bs = best->lastBest.score;
-        if (bs >= VALUE_MATE_IN_MAX_PLY || bs <= VALUE_MATED_IN_MAX_PLY) {
-            if (s > bs) best = w.get();
-        } else if (s >= VALUE_MATE_IN_MAX_PLY ||
-                   (s > VALUE_MATED_IN_MAX_PLY &&
-                    votes[w->lastBest.pos.idx] > votes[best->lastBest.pos.idx])) {
+        if (bs >= VALUE_MATE_IN_MAX_PLY) {
+            if (s > bs) best = w.get();  // a shorter proven win
+        } else if (s >= VALUE_MATE_IN_MAX_PLY || w->completedDepth > best->completedDepth ||
+                   (w->completedDepth == best->completedDepth && s > bs)) {
             best = w.get();
         }
     }
