@@ -59,6 +59,9 @@ Board::Board(int width, int height, Rule rule, CandidateRange range)
         c.piece = onBoard(x, y) ? EMPTY : WALL;
         c.candidates = 0;
         c.p4[BLACK] = c.p4[WHITE] = NONE;
+        c.pcode[BLACK] = c.pcode[WHITE] = 0;
+        for (auto& side : c.pattern)
+            for (Pattern& pt : side) pt = DEAD;
     }
     // Line keys from scratch: every off-board cell reads as a wall.
     for (int d = 0; d < DIR_NB; d++)
@@ -77,23 +80,37 @@ Board::Board(int width, int height, Rule rule, CandidateRange range)
         if (cells_[i].piece == EMPTY) refreshCell(Pos(i));
 }
 
-void Board::refreshDirection(Pos q, int d) {
+// Reads a cell's line patterns in direction d from its key; says whether they changed.
+bool Board::refreshDirection(Pos q, int d) {
     Cell& c = cells_[q.idx];
     uint8_t both = tables_->line[keys_[d][q.idx]];
+    if (both == (c.pattern[BLACK][d] | c.pattern[WHITE][d] << 4)) return false;
     c.pattern[BLACK][d] = Pattern(both & 15);
     c.pattern[WHITE][d] = Pattern(both >> 4);
+    return true;
 }
 
-// Recomputes pcode and Pattern4 of an empty cell from its line patterns, keeping the counts.
-void Board::refreshCell(Pos q) {
-    Cell& c = cells_[q.idx];
-    for (int d = 0; d < DIR_NB; d++) refreshDirection(q, d);
+// pcode and Pattern4 of an empty cell from its line patterns.
+void Board::derive(Cell& c) const {
     for (int s = 0; s < COLOR_NB; s++) {
         c.pcode[s] = pcodeOf(c.pattern[s][0], c.pattern[s][1], c.pattern[s][2], c.pattern[s][3]);
         c.p4[s] = Pattern4(tables_->p4[s][c.pcode[s]]);
-        p4Count_[s][c.p4[s]]++;
     }
-    if (scores_) addScores(c, 1);
+}
+
+// Adds (sign 1) or removes (sign -1) an empty cell's share of the board-wide counts and sums.
+void Board::account(const Cell& c, int sign) {
+    p4Count_[BLACK][c.p4[BLACK]] += sign;
+    p4Count_[WHITE][c.p4[WHITE]] += sign;
+    if (scores_) addScores(c, sign);
+}
+
+// Recomputes everything about an empty cell that is not yet counted, and counts it.
+void Board::refreshCell(Pos q) {
+    Cell& c = cells_[q.idx];
+    for (int d = 0; d < DIR_NB; d++) refreshDirection(q, d);
+    derive(c);
+    account(c, 1);
 }
 
 void Board::addScores(const Cell& c, int sign) {
@@ -120,35 +137,19 @@ void Board::updateLines(Pos p, uint32_t bits, bool setting) {
             uint32_t mask = 3u << lineKeyShift(-k);
             keys_[d][q] = setting ? keys_[d][q] | (bits << lineKeyShift(-k)) : keys_[d][q] & ~mask;
             Cell& c = cells_[q];
-            if (c.piece != EMPTY) continue;
             // Most cells' line patterns survive a stone a few cells away: then nothing derived
             // from them changes either.
-            uint8_t both = tables_->line[keys_[d][q]];
-            if (both == (c.pattern[BLACK][d] | c.pattern[WHITE][d] << 4)) continue;
-            c.pattern[BLACK][d] = Pattern(both & 15);
-            c.pattern[WHITE][d] = Pattern(both >> 4);
-            for (int s = 0; s < COLOR_NB; s++) {
-                p4Count_[s][c.p4[s]]--;
-                uint16_t old = c.pcode[s];
-                c.pcode[s] = pcodeOf(c.pattern[s][0], c.pattern[s][1], c.pattern[s][2],
-                                     c.pattern[s][3]);
-                c.p4[s] = Pattern4(tables_->p4[s][c.pcode[s]]);
-                p4Count_[s][c.p4[s]]++;
-                if (scores_) {
-                    const int16_t(*t)[PCODE_NB] = scores_->score[s];
-                    scoreSum_[s][0] += t[0][c.pcode[s]] - t[0][old];
-                    scoreSum_[s][1] += t[1][c.pcode[s]] - t[1][old];
-                }
-            }
+            if (c.piece != EMPTY || !refreshDirection(Pos(q), d)) continue;
+            account(c, -1);
+            derive(c);
+            account(c, 1);
         }
     }
 }
 
 void Board::place(Pos p, Color col) {
     Cell& c = cells_[p.idx];
-    p4Count_[BLACK][c.p4[BLACK]]--;
-    p4Count_[WHITE][c.p4[WHITE]]--;
-    if (scores_) addScores(c, -1);
+    account(c, -1);
     c.piece = col;
     c.p4[BLACK] = c.p4[WHITE] = NONE;
     updateLines(p, cellBits(col), true);

@@ -130,7 +130,9 @@ private:
     void place(Pos p, Color c);
     void remove(Pos p);
     void refreshCell(Pos p);
-    void refreshDirection(Pos q, int d);
+    bool refreshDirection(Pos q, int d);
+    void derive(Cell& c) const;
+    void account(const Cell& c, int sign);
     void updateLines(Pos p, uint32_t bits, bool setting);
     void addScores(const Cell& c, int sign);
 };
