@@ -1,6 +1,6 @@
 // Iterative deepening at the root: root move list, a quick VCF check, aspiration windows,
-// multi-PV, time decisions and the choice of the final move. Lazy SMP helpers run the same
-// iterations on their own, skipping depths so that about half of them work on each.
+// multi-PV, time decisions and the choice of the final move. Lazy SMP threads run the same
+// iterations on their own, each skipping the depths that half of the others already search.
 #include <algorithm>
 
 #include "worker.h"
@@ -8,15 +8,6 @@
 namespace moku::search {
 
 using namespace moku::game;
-
-namespace {
-
-// Helper i skips the depths where ((depth + phase) / size) is odd: with these tables about
-// half of the helpers search each depth, and the others one or more plies deeper.
-constexpr int SKIP_SIZE[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4};
-constexpr int SKIP_PHASE[] = {0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7};
-
-} // namespace
 
 uint64_t Worker::totalNodes() const {
     if (!peers) return nodes;
@@ -28,6 +19,7 @@ uint64_t Worker::totalNodes() const {
 void Worker::resetForSearch() {
     nodes = 0;
     completedDepth = 0;
+    searchingDepth = 0;
     for (StackEntry& s : stack_) s = StackEntry{};
 }
 
@@ -41,6 +33,23 @@ void Worker::prepareHelper(const Worker& main) {
 }
 
 void Worker::helperSearch() { deepen({}); }
+
+// Lazy SMP: a thread skips a depth that at least half of the other threads are searching, so
+// that with two threads they leapfrog (each starts two plies beyond its last iteration, on the
+// table the other is filling) and no thread repeats the iteration another one is finishing.
+// The depth limit itself is never skipped: every thread ends on it.
+int Worker::nextDepth(int depth, int maxDepth) const {
+    if (!peers) return depth;
+    int threads = int(peers->size());
+    while (depth < maxDepth) {
+        int others = 0;
+        for (const auto& w : *peers)
+            others += w.get() != this && w->searchingDepth.load(std::memory_order_relaxed) == depth;
+        if (others * 2 < threads) break;
+        depth++;
+    }
+    return depth;
+}
 
 SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIteration,
                              const std::function<void()>& startHelpers) {
@@ -132,10 +141,8 @@ void Worker::deepen(const IterationCallback& onIteration) {
     Value previousScore = VALUE_NONE;
 
     for (int depth = 1; depth <= maxDepth; depth++) {
-        if (!main) {
-            int i = (id - 1) % 20;
-            if ((depth + board.stoneCount() + SKIP_PHASE[i]) / SKIP_SIZE[i] % 2) continue;
-        }
+        depth = nextDepth(depth, maxDepth);
+        searchingDepth.store(depth, std::memory_order_relaxed);
         rootDepth_ = Depth(depth);
         for (RootMove& rm : rootMoves_) rm.previousScore = rm.score;
         for (pvIdx_ = 0; pvIdx_ < multiPV && !stop_.load(); pvIdx_++) {
@@ -200,6 +207,7 @@ void Worker::deepen(const IterationCallback& onIteration) {
         previousScore = score;
         if (timeLimited_ && time_.stopAfterIteration(changed, drop)) break;
     }
+    searchingDepth.store(0, std::memory_order_relaxed);
 }
 
 } // namespace moku::search

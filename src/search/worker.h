@@ -107,7 +107,7 @@ public:
     // Helper, called in the main thread while this helper is idle: take the main worker's
     // root moves and limits.
     void prepareHelper(const Worker& main);
-    // Helper: iterative deepening, skipping depths, until the stop flag or the depth limit.
+    // Helper: iterative deepening (see nextDepth), until the stop flag or the depth limit.
     void helperSearch();
     // Nodes of every worker of the search (this one alone without peers).
     uint64_t totalNodes() const;
@@ -144,6 +144,8 @@ public:
     // the unfinished next), and that depth.
     RootMove lastBest;
     int completedDepth = 0;
+    // The iteration this thread is searching (0 when idle), read by the other threads.
+    std::atomic<int> searchingDepth{0};
 
 private:
     friend VcfResult solveVcf(const game::Board&, int, uint64_t);
@@ -171,6 +173,7 @@ private:
     Value rootSearch(Value alpha, Value beta, Depth depth);
     // Iterative deepening over rootMoves_; the main thread reports and watches the clock.
     void deepen(const IterationCallback& onIteration);
+    int nextDepth(int depth, int maxDepth) const;
     void resetForSearch();
 
     TranspositionTable& tt_;
