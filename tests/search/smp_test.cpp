@@ -72,6 +72,28 @@ TEST(SmpSearch, FourThreadsOverBenchPositions) {
     }
 }
 
+// Threads skip depths that others search, but never the depth limit: the search always
+// completes it, and the main thread reports its iterations in increasing depth.
+TEST(SmpSearch, ThreadsEndOnTheDepthLimit) {
+    Searcher s;
+    s.setThreads(2);
+    s.setHashSize(size_t(4) << 20);
+    for (const Position& p : POSITIONS) {
+        Board b = boardOf(p);
+        Limits l;
+        l.infinite = true;
+        l.maxDepth = 7;
+        int last = 0;
+        SearchResult r = s.think(b, l, [&](const IterationInfo& info) {
+            EXPECT_GT(info.depth, last);
+            EXPECT_LE(info.depth, l.maxDepth);
+            last = info.depth;
+        });
+        EXPECT_EQ(r.depth, l.maxDepth);
+        EXPECT_TRUE(b.isLegal(r.bestMove));
+    }
+}
+
 TEST(SmpSearch, StopEndsEveryThread) {
     Searcher s;
     s.setThreads(4);
