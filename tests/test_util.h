@@ -8,6 +8,7 @@
 
 #include "moku/core/json.h"
 #include "moku/game/board.h"
+#include "moku/search/search.h"
 
 namespace moku::test {
 
@@ -39,6 +40,15 @@ inline game::Board boardFromDiagram(const Json& rows, Rule rule, Color toMove = 
     Color side = toMove != EMPTY ? toMove : blacks > whites ? WHITE : BLACK;
     if (b.sideToMove() != side) b.move(POS_PASS, ~side);
     return b;
+}
+
+// Search limits without a clock: a depth and/or a node limit (0 = none).
+inline search::Limits noClock(int maxDepth, uint64_t maxNodes = 0) {
+    search::Limits l;
+    l.infinite = true;
+    l.maxDepth = maxDepth;
+    l.maxNodes = maxNodes;
+    return l;
 }
 
 }  // namespace moku::test

@@ -34,12 +34,7 @@ Board midgame(int size = 15) {
     return b;
 }
 
-Limits nodeLimit(uint64_t nodes) {
-    Limits l;
-    l.infinite = true;
-    l.maxNodes = nodes;
-    return l;
-}
+Limits nodeLimit(uint64_t nodes) { return test::noClock(0, nodes); }
 
 TEST(NnueSearch, PlaysLegalMovesAndFollowsTheGame) {
     ASSERT_TRUE(synthetic());

@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 #include <thread>
 
 #include "moku/search/search.h"
 #include "moku/search/tt.h"
+#include "test_util.h"
 
 using namespace moku;
 using namespace moku::game;
@@ -43,22 +45,26 @@ int64_t msSince(std::chrono::steady_clock::time_point t) {
         .count();
 }
 
+// A searcher of `threads` threads on a small table.
+std::unique_ptr<Searcher> searcherOf(int threads) {
+    auto s = std::make_unique<Searcher>();
+    s->setThreads(threads);
+    s->setHashSize(size_t(4) << 20);
+    return s;
+}
+
 } // namespace
 
 TEST(SmpSearch, FourThreadsOverBenchPositions) {
-    Searcher s;
-    s.setThreads(4);
-    EXPECT_EQ(s.threads(), 4);
-    s.setHashSize(size_t(4) << 20);
+    auto s = searcherOf(4);
+    EXPECT_EQ(s->threads(), 4);
     for (const Position& p : POSITIONS) {
         Board b = boardOf(p);
-        Limits l;
-        l.infinite = true;
-        l.maxDepth = 6;
+        Limits l = test::noClock(6);
         auto caller = std::this_thread::get_id();
         uint64_t lastNodes = 0;
         int calls = 0;
-        SearchResult r = s.think(b, l, [&](const IterationInfo& info) {
+        SearchResult r = s->think(b, l, [&](const IterationInfo& info) {
             // Only the main thread reports, with the nodes of all threads.
             EXPECT_EQ(std::this_thread::get_id(), caller);
             EXPECT_GE(info.nodes, lastNodes);
@@ -75,16 +81,12 @@ TEST(SmpSearch, FourThreadsOverBenchPositions) {
 // Threads skip depths that others search, but never the depth limit: the search always
 // completes it, and the main thread reports its iterations in increasing depth.
 TEST(SmpSearch, ThreadsEndOnTheDepthLimit) {
-    Searcher s;
-    s.setThreads(2);
-    s.setHashSize(size_t(4) << 20);
+    auto s = searcherOf(2);
     for (const Position& p : POSITIONS) {
         Board b = boardOf(p);
-        Limits l;
-        l.infinite = true;
-        l.maxDepth = 7;
+        Limits l = test::noClock(7);
         int last = 0;
-        SearchResult r = s.think(b, l, [&](const IterationInfo& info) {
+        SearchResult r = s->think(b, l, [&](const IterationInfo& info) {
             EXPECT_GT(info.depth, last);
             EXPECT_LE(info.depth, l.maxDepth);
             last = info.depth;
