@@ -42,7 +42,10 @@ struct Searcher::Impl {
     void waitHelpers();
 };
 
+// Stops and rebuilds the helpers when the thread count (at least one) changes.
 void Searcher::Impl::resize(int n) {
+    n = std::max(n, 1);
+    if (n == int(workers.size())) return;
     {
         std::lock_guard lock(mutex);
         quit = true;
@@ -108,8 +111,7 @@ void Searcher::newGame() {
 
 void Searcher::setThreads(int threads) {
     std::lock_guard lock(impl_->busy);
-    threads = std::max(threads, 1);
-    if (threads != int(impl_->workers.size())) impl_->resize(threads);
+    impl_->resize(threads);
 }
 
 int Searcher::threads() const { return int(impl_->workers.size()); }
@@ -160,8 +162,8 @@ uint64_t planTableBytes(uint64_t limit, uint64_t baseline, uint64_t reserve, uin
 
 MemoryPlan Searcher::configure(int threads, uint64_t maxMemoryBytes, uint64_t wantBytes) {
     std::lock_guard lock(impl_->busy);
-    threads = std::max(threads, 1);
-    if (threads != int(impl_->workers.size())) impl_->resize(threads);
+    impl_->resize(threads);
+    threads = int(impl_->workers.size());
     MemoryPlan p;
     p.threads = threads;
     p.limitBytes = maxMemoryBytes ? maxMemoryBytes : DEFAULT_MAX_MEMORY;

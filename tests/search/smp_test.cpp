@@ -97,36 +97,26 @@ TEST(SmpSearch, ThreadsEndOnTheDepthLimit) {
 }
 
 TEST(SmpSearch, StopEndsEveryThread) {
-    Searcher s;
-    s.setThreads(4);
-    s.setHashSize(size_t(4) << 20);
+    auto s = searcherOf(4);
     Board b = boardOf(POSITIONS[0]);
-    Limits l;
-    l.infinite = true;
     std::thread stopper([&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
-        s.stop();
+        s->stop();
     });
     auto start = std::chrono::steady_clock::now();
-    SearchResult r = s.think(b, l);
+    SearchResult r = s->think(b, test::noClock(0));
     stopper.join();
     EXPECT_LT(msSince(start), 5000);
     EXPECT_TRUE(b.isLegal(r.bestMove));
     // The pool is reusable after a stop.
-    l.infinite = true;
-    l.maxDepth = 3;
-    EXPECT_TRUE(b.isLegal(s.think(b, l).bestMove));
+    EXPECT_TRUE(b.isLegal(s->think(b, test::noClock(3)).bestMove));
 }
 
 TEST(SmpSearch, NodeLimitCountsAllThreads) {
-    Searcher s;
-    s.setThreads(3);
-    s.setHashSize(size_t(4) << 20);
+    auto s = searcherOf(3);
     Board b = boardOf(POSITIONS[3]);
-    Limits l;
-    l.infinite = true;
-    l.maxNodes = 30000;
-    SearchResult r = s.think(b, l);
+    Limits l = test::noClock(0, 30000);
+    SearchResult r = s->think(b, l);
     EXPECT_TRUE(b.isLegal(r.bestMove));
     EXPECT_GE(r.nodes, l.maxNodes);
     // Each thread notices within a few thousand nodes (polls, a leaf VCF).
@@ -170,9 +160,7 @@ TEST(SmpSearch, ResizeWaitsForTheSearch) {
 
 TEST(SmpSearch, OneThreadIsDeterministic) {
     Board b = boardOf(POSITIONS[2]);
-    Limits l;
-    l.infinite = true;
-    l.maxDepth = 6;
+    Limits l = test::noClock(6);
     uint64_t nodes[2];
     for (uint64_t& n : nodes) {
         Searcher s;
