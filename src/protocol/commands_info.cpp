@@ -86,7 +86,7 @@ void Session::cmdInfo(const std::string& args) {
     else if (key == "strength")
         o.strength = clampInt(v, 0, 100);
     else if (key == "time_increment")
-        o.timeIncrementMs = std::max<int64_t>(v, 0);
+        o.time.incrementMs = std::max<int64_t>(v, 0);
     // Threads and table are sized now rather than inside the next turn.
     if (key == "max_memory" || key == "hash_size" || key == "thread_num") engine_.applyHashSize();
 }

@@ -11,18 +11,36 @@ using namespace moku::game;
 
 namespace {
 
+// Late-move reductions: LMR_BASE + ln(depth) ln(moveCount) LMR_SCALE plies.
+constexpr double LMR_BASE = 0.1;
+constexpr double LMR_SCALE = 0.85;
+
 struct LmrTable {
     float r[64][64];
     LmrTable() {
         for (int d = 0; d < 64; d++)
             for (int m = 0; m < 64; m++)
-                r[d][m] = d && m ? float(0.3 + std::log(d) * std::log(m) / 2.0) : 0.f;
+                r[d][m] = d && m ? float(LMR_BASE + std::log(d) * std::log(m) * LMR_SCALE) : 0.f;
     }
 };
 const LmrTable LMR;
 
 Depth reduction(Depth depth, int moveCount) {
     return LMR.r[std::min(int(depth), 63)][std::min(moveCount, 63)];
+}
+
+// Move-count pruning: at a node with a non-losing move, moves past this count are not searched
+// (halved when the static value is not improving).
+struct MoveCountTable {
+    int n[64];
+    MoveCountTable() {
+        for (int d = 0; d < 64; d++) n[d] = 3 + int(std::pow(d, 1.32));
+    }
+};
+const MoveCountTable MOVE_COUNT;
+
+int moveCountLimit(Depth depth, bool improving) {
+    return MOVE_COUNT.n[std::clamp(int(depth), 0, 63)] / (2 - improving);
 }
 
 Value valueToTT(Value v, int ply) {
@@ -80,7 +98,8 @@ void Worker::poll() {
     if (timeLimited_ && time_.hardStop()) stop_ = true;
 }
 
-void Worker::updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount) {
+void Worker::updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount,
+                           bool killer) {
     Color us = board.sideToMove();
     int bonus = std::min(int(depth * depth * 32), 4000);
     auto adjust = [&](Pos p, int b) {
@@ -89,6 +108,7 @@ void Worker::updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int
     };
     adjust(best, bonus);
     for (int i = 0; i < triedCount; i++) adjust(tried[i], -bonus);
+    if (!killer) return;
     StackEntry& st = stack_[ply];
     if (st.killers[0] != best) st.killers[1] = st.killers[0], st.killers[0] = best;
 }
@@ -160,12 +180,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     if (!PV && !oppThreat && excluded == POS_NONE) {
         // Razoring: far below alpha, only a VCF can save this node.
-        if (depth < 3 && eval + 200 + 150 * depth < alpha) {
+        if (depth < 3 && eval + 60 + 80 * depth < alpha) {
             Value v = qsearch(alpha - 1, alpha, ply);
             if (v < alpha) return v;
         }
         // Futility: far above beta with little depth left.
-        if (depth < 6 && eval - (90 * depth - 40 * improving) >= beta && eval < VALUE_EVAL_MAX)
+        if (depth < 8 && eval - (80 * depth - 40 * improving) >= beta && eval < VALUE_EVAL_MAX)
             return eval;
         // Null move (a pass), never when the opponent has a five point or an open-four point.
         if (cutNode && depth >= 3 && eval >= beta && board.lastMove() != POS_PASS) {
@@ -189,6 +209,9 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         return oppFives ? matedIn(ply + 2) : VALUE_DRAW;
     }
 
+    // A cut node far above beta will most likely fail high: reduce its quiet moves further.
+    bool likelyFailHigh = !PV && cutNode && eval >= beta + 15 * int(depth) + 90 * oppThreat;
+
     Value best = -VALUE_INFINITE;
     Pos bestMove = POS_NONE;
     int moveCount = 0;
@@ -203,18 +226,19 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         Pos m = list.moves[i].pos;
         if (m == excluded) continue;
         moveCount++;
-        Pattern4 mine = board.p4(m, us), theirs = board.p4(m, them);
-        bool forcing = mine <= H_FLEX3 || theirs <= G_FLEX3_PLUS || oppThreat;
+        // Only fours (and the forced block of a five) are exempt from pruning and reduction;
+        // threes and defences are ordered first but pruned and reduced like any other move.
+        Pattern4 mine = board.p4(m, us);
+        bool four = mine <= E_BLOCK4 || oppFives;
 
-        // Move-count pruning of quiet late moves.
-        if (!PV && best > VALUE_MATED_IN_MAX_PLY && !forcing && depth < 8 &&
-            moveCount > (4 + int(depth * depth)) * (improving ? 2 : 1) / 2)
-            continue;
-        // Policy pruning: a quiet move the network finds far worse than the best one.
-        if (!PV && list.hasPolicy && best > VALUE_MATED_IN_MAX_PLY && !forcing && m != ttMove &&
-            depth < 8 && moveCount > 2 &&
-            list.moves[i].policy < -(POLICY_PRUNE_BASE + int(POLICY_PRUNE_PER_DEPTH * depth)))
-            continue;
+        if (best > VALUE_MATED_IN_MAX_PLY && !four) {
+            // Move-count pruning of late moves.
+            if (moveCount >= moveCountLimit(depth, improving) && m != ttMove) continue;
+            // Policy pruning: a move the network finds far worse than the best one.
+            if (!PV && list.hasPolicy && m != ttMove && depth < 8 && moveCount > 2 &&
+                list.moves[i].policy < -(POLICY_PRUNE_BASE + int(POLICY_PRUNE_PER_DEPTH * depth)))
+                continue;
+        }
 
         Depth ext = 0;
         if (m == ttMove && depth >= 6 && excluded == POS_NONE && (tte.bound & BOUND_LOWER) &&
@@ -238,17 +262,27 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         if (PV) pvLen_[ply + 1] = 0;
         makeMove(m);
         tt_.prefetch(board.hash());
-        Value v;
-        if (depth >= 2 && moveCount > 1 + PV && !forcing) {
+        Value v = VALUE_ZERO;
+        if (depth >= 2 && moveCount > 1 + PV && !four) {
             Depth r = reduction(depth, moveCount);
             if (cutNode) r += 1;
             if (!improving) r += 0.5f;
+            if (mine <= H_FLEX3) r -= 1; // a three keeps the initiative
+            if (likelyFailHigh) r += 1;
             r -= float(history_[us][m.idx]) / 8192;
             if (list.hasPolicy) r += float(-list.moves[i].policy) / POLICY_REDUCTION_STEP - 0.5f;
             Depth d = std::clamp(newDepth - r, Depth(1), newDepth);
             v = -search<false>(-alpha - 1, -alpha, d, ply + 1, true);
-            if (v > alpha && d < newDepth)
-                v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+            if (v > alpha && d < newDepth) {
+                // Deeper when the reduced search beat alpha by far, shallower when it only
+                // scraped past the best so far.
+                if (v > alpha + 40 + 10 * int(newDepth - d))
+                    newDepth += 1;
+                else if (v < best + int(newDepth))
+                    newDepth -= 1;
+                if (d < newDepth)
+                    v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
+            }
         } else if (!PV || moveCount > 1) {
             v = -search<false>(-alpha - 1, -alpha, newDepth, ply + 1, !cutNode);
         }
@@ -273,8 +307,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         if (m != bestMove && triedCount < 64) tried[triedCount++] = m;
     }
     if (moveCount == 0) return excluded != POS_NONE ? alpha : VALUE_DRAW;
-    if (best >= beta && bestMove != POS_NONE)
-        updateHistory(bestMove, depth, ply, tried, triedCount);
+    if (best >= beta && bestMove != POS_NONE && !oppFives)
+        updateHistory(bestMove, depth, ply, tried, triedCount, !oppThreat);
     if (excluded == POS_NONE) {
         Bound bound = best >= beta                 ? BOUND_LOWER
                       : PV && bestMove != POS_NONE ? BOUND_EXACT
@@ -291,14 +325,14 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth) {
         RootMove& rm = rootMoves_[i];
         stack_[0].move = rm.pos;
         selDepth_ = 0;
+        bool four = board.p4(rm.pos, board.sideToMove()) <= E_BLOCK4;
         makeMove(rm.pos);
         Value v;
         Depth newDepth = depth - 1;
         if (i == size_t(pvIdx_)) {
             v = -search<true>(-beta, -alpha, newDepth, 1, false);
         } else {
-            Pattern4 mine = board.p4(rm.pos, ~board.sideToMove());
-            Depth r = depth >= 3 && i - pvIdx_ >= 4 && mine > H_FLEX3
+            Depth r = depth >= 3 && i - pvIdx_ >= 4 && !four
                           ? reduction(depth, int(i - pvIdx_)) / 2
                           : 0;
             v = -search<false>(-alpha - 1, -alpha, newDepth - r, 1, true);

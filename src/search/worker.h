@@ -169,7 +169,10 @@ private:
     void addPolicy(MoveList& list, Pos ttMove);
     void poll();
     Pos findFivePoint(Color c, Pos near);
-    void updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount);
+    // History bonus for the cut move, malus for those tried before it; `killer`: also a killer
+    // (not for the defences forced by an open three).
+    void updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount,
+                       bool killer);
     Value rootSearch(Value alpha, Value beta, Depth depth);
     // Iterative deepening over rootMoves_; the main thread reports and watches the clock.
     void deepen(const IterationCallback& onIteration);

@@ -68,3 +68,31 @@ TEST(TimeManager, Budgets) {
     tc.timeLeftMs = 2147483647;
     EXPECT_FALSE(computeBudget(tc, 200).limited);
 }
+
+// Under a turn limit alone the search aims at about 90 % of the turn (time not spent is lost);
+// under a match clock it keeps time for later moves and spends each move's increment.
+TEST(TimeManager, TurnLimitIsUsedAndIncrementIsSpent) {
+    for (int64_t turn : {500, 1000, 5000, 30000}) {
+        TimeControl tc;
+        tc.turnTimeMs = turn;
+        TimeBudget b = computeBudget(tc, 200);
+        EXPECT_FALSE(b.saveTime);
+        EXPECT_EQ(b.optimumMs, b.maximumMs);
+        EXPECT_GE(b.maximumMs, turn * 85 / 100 - 30) << turn;
+        EXPECT_LE(b.maximumMs, turn - 30) << turn;
+    }
+    TimeControl tc;
+    tc.turnTimeMs = 10000;
+    tc.matchTimeMs = 60000;
+    tc.timeLeftMs = 20000;
+    TimeBudget plain = computeBudget(tc, 150);
+    EXPECT_TRUE(plain.saveTime);
+    tc.incrementMs = 1000;
+    TimeBudget inc = computeBudget(tc, 150);
+    EXPECT_GE(inc.optimumMs, plain.optimumMs + 800);
+    EXPECT_LE(inc.maximumMs, 20000 - 30);
+    // The increment never lets a move take more than what is left.
+    tc.timeLeftMs = 300;
+    tc.incrementMs = 5000;
+    EXPECT_LE(computeBudget(tc, 150).maximumMs, 300 - 30);
+}

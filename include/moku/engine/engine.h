@@ -43,8 +43,7 @@ struct NetworkFiles {
 
 // Everything a manager or the configuration file can set. Defaults equal configs/config.toml.
 struct EngineOptions {
-    search::TimeControl time;    // INFO timeout_turn / timeout_match / time_left
-    int64_t timeIncrementMs = 0; // INFO time_increment: added to the match clock per move
+    search::TimeControl time;    // INFO timeout_turn / timeout_match / time_left / time_increment
     int64_t maxMemoryBytes = 0;  // INFO max_memory; 0 = no limit
     int threads = 1;             // INFO thread_num
     int64_t hashKiB = 0;         // INFO hash_size; 0 = sized from max_memory

@@ -87,10 +87,14 @@ public:
     // The from-scratch twin of evaluateFast (for tests): sums the table over every empty cell.
     Value evaluateSlow(const game::Board& b) const;
 
-    // Move-ordering score of playing p for the side to move.
+    // Move-ordering score of playing p for the side to move: its Pattern4 for both sides, and
+    // the cell's line patterns for both sides, so that quiet cells do not tie.
     int moveScore(const game::Board& b, Pos p) const {
-        Color us = b.sideToMove();
-        return tables_.moveOwn[b.p4(p, us)] + tables_.moveOpp[b.p4(p, ~us)];
+        Color us = b.sideToMove(), them = ~us;
+        const auto& cell = b.cell(p);
+        return tables_.moveOwn[cell.p4[us]] + tables_.moveOpp[cell.p4[them]] +
+               tables_.cells.score[us][0][cell.pcode[us]] +
+               tables_.cells.score[them][0][cell.pcode[them]] / 2;
     }
     const ClassicalTables& tables() const { return tables_; }
     Rule rule() const { return rule_; }

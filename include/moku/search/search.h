@@ -25,6 +25,7 @@ struct TimeControl {
     int64_t turnTimeMs = 30000;                                 // timeout_turn; 0 = at once
     int64_t matchTimeMs = 0;                                    // timeout_match; 0 = no limit
     int64_t timeLeftMs = std::numeric_limits<int32_t>::max();   // time_left; may be negative
+    int64_t incrementMs = 0;                                    // time_increment, per move
 };
 
 struct Limits {

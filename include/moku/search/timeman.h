@@ -1,6 +1,8 @@
-// The time manager: from what the manager sent (turn time, match time, time left) an optimum
-// time to aim for and a hard maximum never to pass; during the search it stretches the optimum
-// when the best move is unstable or the score falls and shrinks it when the move is stable.
+// The time manager: from what the manager sent (turn time, match time, time left, increment)
+// an optimum time to aim for and a hard maximum never to pass. Under a turn limit alone the
+// search thinks until the hard maximum (about 90 % of the turn); under a match clock it aims at
+// a share of what is left, stretched when the best move is unstable or the score falls and
+// shrunk when the move is stable.
 #pragma once
 
 #include <chrono>
@@ -14,6 +16,7 @@ struct TimeBudget {
     int64_t optimumMs = 0;
     int64_t maximumMs = 0;
     bool limited = true; // false: no clock limit at all
+    bool saveTime = false; // a match clock: time not spent now is there for later moves
 };
 
 // `emptyCells` estimates how long the game can still last. Pure: tested on its own.
