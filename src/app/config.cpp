@@ -3,6 +3,7 @@
 #include "moku/app/config.h"
 
 #include "moku/eval/classical_config.h"
+#include "moku/search/params_config.h"
 
 #include <fstream>
 #include <limits>
@@ -126,6 +127,13 @@ Config parseConfig(std::string_view text, const std::string& source,
     if (const toml::node* nnue = c.table.get("nnue")) {
         if (!nnue->is_table()) throw ConfigError(where(source, *nnue) + ": nnue must be a table");
         readNnue(source, *nnue->as_table(), baseDir, c.engine);
+    }
+    if (c.table.contains("search")) {
+        try {
+            c.search = search::loadSearchParams(c.table);
+        } catch (const std::runtime_error& e) {
+            throw ConfigError(source + ": " + e.what());
+        }
     }
     if (c.table.contains("classical")) {
         try {

@@ -14,6 +14,7 @@
 #include "moku/app/evaluate.h"
 #include "moku/game/pattern.h"
 #include "moku/protocol/protocol.h"
+#include "moku/search/params_config.h"
 
 #ifdef _WIN32
 #include <fcntl.h>
@@ -27,7 +28,8 @@ const char* const USAGE_TAIL =
     "  (none)                      speak the Gomocup protocol on stdin/stdout\n"
     "  bench [--network FILE]      search the bench positions, print nodes and speed (the\n"
     "                              signature is the count without a network)\n"
-    "  evaluate --network FILE     network outputs for JSON-lines positions on stdin\n";
+    "  evaluate --network FILE     network outputs for JSON-lines positions on stdin\n"
+    "  params                      the [search] table in effect, with each value's range\n";
 
 int protocolMode(const moku::app::Config& config) {
 #ifdef _WIN32
@@ -38,6 +40,7 @@ int protocolMode(const moku::app::Config& config) {
     moku::protocol::Options options;
     options.engine = config.engine;
     options.classical = config.classical;
+    options.search = config.search;
     options.exitOnEnd = true;
     return moku::protocol::runProtocol(std::cin, std::cout, options);
 }
@@ -166,6 +169,10 @@ int main(int argc, char** argv) {
         return moku::app::runEvaluate(std::cin, std::cout, std::cerr, network, config.engine.simd);
     }
     if (command == "bench") return bench(config, network, networkWhite);
+    if (command == "params") {
+        std::cout << moku::search::searchParamsToToml(config.search, true);
+        return 0;
+    }
     std::cerr << "pbrain-moku: unknown command '" << command << "'\n" << cli.help() << USAGE_TAIL;
     return 2;
 }

@@ -33,6 +33,8 @@ void Engine::setClassicalConfig(const eval::ClassicalConfig& cfg) {
     searcher_.setClassicalConfig(cfg);
 }
 
+void Engine::setSearchParams(const search::SearchParams& params) { searcher_.setParams(params); }
+
 namespace {
 
 std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }

@@ -23,6 +23,7 @@ void Output::close() {
 Session::Session(std::ostream& out, const Options& options) : out_(out), options_(options) {
     engine_.options() = options.engine;
     engine_.setClassicalConfig(options.classical);
+    engine_.setSearchParams(options.search);
     engine_.setNoteSink([this](const std::string& note) { message(note); });
 }
 

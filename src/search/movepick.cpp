@@ -31,11 +31,11 @@ void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
     const StackEntry& st = stack_[ply];
     auto score = [&](Pos p) {
         if (p == ttMove) return 1 << 30;
-        int s = eval_->moveScore(board, p) + history_[us][p.idx] / 16;
+        int s = eval_->moveScore(board, p) + history_[us][p.idx] / int(params_.historyOrderDivisor);
         if (p == st.killers[0])
-            s += 400;
+            s += int(params_.killer1);
         else if (p == st.killers[1])
-            s += 300;
+            s += int(params_.killer2);
         return s;
     };
     if (board.p4Count(them, B_FLEX4)) {

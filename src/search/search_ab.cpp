@@ -11,38 +11,6 @@ using namespace moku::game;
 
 namespace {
 
-// Late-move reductions: LMR_BASE + ln(depth) ln(moveCount) LMR_SCALE plies.
-constexpr double LMR_BASE = 0.1;
-constexpr double LMR_SCALE = 0.85;
-
-struct LmrTable {
-    float r[64][64];
-    LmrTable() {
-        for (int d = 0; d < 64; d++)
-            for (int m = 0; m < 64; m++)
-                r[d][m] = d && m ? float(LMR_BASE + std::log(d) * std::log(m) * LMR_SCALE) : 0.f;
-    }
-};
-const LmrTable LMR;
-
-Depth reduction(Depth depth, int moveCount) {
-    return LMR.r[std::min(int(depth), 63)][std::min(moveCount, 63)];
-}
-
-// Move-count pruning: at a node with a non-losing move, moves past this count are not searched
-// (halved when the static value is not improving).
-struct MoveCountTable {
-    int n[64];
-    MoveCountTable() {
-        for (int d = 0; d < 64; d++) n[d] = 3 + int(std::pow(d, 1.32));
-    }
-};
-const MoveCountTable MOVE_COUNT;
-
-int moveCountLimit(Depth depth, bool improving) {
-    return MOVE_COUNT.n[std::clamp(int(depth), 0, 63)] / (2 - improving);
-}
-
 Value valueToTT(Value v, int ply) {
     return v >= VALUE_MATE_IN_MAX_PLY ? v + ply : v <= VALUE_MATED_IN_MAX_PLY ? v - ply : v;
 }
@@ -51,16 +19,7 @@ Value valueFromTT(Value v, int ply) {
     return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
 }
 
-constexpr int QVCF_DEPTH = 8;         // attacker moves a leaf VCF may use
-constexpr uint64_t QVCF_NODES = 3000; // and nodes
 constexpr int HISTORY_MAX = 16384;
-// Network policy (hundredths of a logit below the best move): asked at nodes with this much
-// depth left; quiet moves further below the best than the pruning bound are skipped, and the
-// reduction grows by one ply per REDUCTION_STEP.
-constexpr int POLICY_DEPTH = 2;
-constexpr int POLICY_PRUNE_BASE = 300;
-constexpr int POLICY_PRUNE_PER_DEPTH = 75;
-constexpr float POLICY_REDUCTION_STEP = 250;
 
 } // namespace
 
@@ -101,7 +60,8 @@ void Worker::poll() {
 void Worker::updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount,
                            bool killer) {
     Color us = board.sideToMove();
-    int bonus = std::min(int(depth * depth * 32), 4000);
+    int bonus = std::min(int(depth * depth * float(params_.historyPerDepth2)),
+                         int(params_.historyMaxBonus));
     auto adjust = [&](Pos p, int b) {
         int& h = history_[us][p.idx];
         h += b - h * std::abs(b) / HISTORY_MAX;
@@ -135,8 +95,8 @@ Value Worker::qsearch(Value alpha, Value beta, int ply) {
     if (fours && !stop_.load(std::memory_order_relaxed)) {
         vcfLen_ = 0;
         vcfAborted_ = false;
-        vcfNodeLimit_ = nodes + QVCF_NODES;
-        bool win = vcf(QVCF_DEPTH, ply);
+        vcfNodeLimit_ = nodes + uint64_t(params_.qvcfNodes);
+        bool win = vcf(int(params_.qvcfDepth), ply);
         vcfNodeLimit_ = 0;
         if (win) return mateIn(ply + int(vcfLine_.size()));
     }
@@ -180,16 +140,21 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
     if (!PV && !oppThreat && excluded == POS_NONE) {
         // Razoring: far below alpha, only a VCF can save this node.
-        if (depth < 3 && eval + 60 + 80 * depth < alpha) {
+        if (depth < params_.razorDepth &&
+            eval + params_.razorBase + params_.razorPerDepth * depth < alpha) {
             Value v = qsearch(alpha - 1, alpha, ply);
             if (v < alpha) return v;
         }
         // Futility: far above beta with little depth left.
-        if (depth < 8 && eval - (80 * depth - 40 * improving) >= beta && eval < VALUE_EVAL_MAX)
+        if (depth < params_.futilityDepth &&
+            eval - (params_.futilityPerDepth * depth - params_.futilityImproving * improving) >=
+                beta &&
+            eval < VALUE_EVAL_MAX)
             return eval;
         // Null move (a pass), never when the opponent has a five point or an open-four point.
-        if (cutNode && depth >= 3 && eval >= beta && board.lastMove() != POS_PASS) {
-            Depth r = 2.5f + depth / 4;
+        if (cutNode && depth >= params_.nullMoveDepth && eval >= beta &&
+            board.lastMove() != POS_PASS) {
+            Depth r = Depth(params_.nullMoveBase + depth / params_.nullMoveDivisor);
             st.move = POS_PASS;
             board.move(POS_PASS);
             nodes++;
@@ -200,17 +165,19 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         }
     }
     // Internal iterative reductions: without a hash move this node is probably less important.
-    if (ttMove == POS_NONE && depth >= 4 && (PV || cutNode)) depth -= 1;
+    if (ttMove == POS_NONE && depth >= params_.iirDepth && (PV || cutNode)) depth -= 1;
 
     MoveList list;
-    generate(list, ttMove, ply, depth >= POLICY_DEPTH);
+    generate(list, ttMove, ply, depth >= params_.policyDepth);
     if (list.size == 0) {
         if (excluded != POS_NONE) return alpha;
         return oppFives ? matedIn(ply + 2) : VALUE_DRAW;
     }
 
     // A cut node far above beta will most likely fail high: reduce its quiet moves further.
-    bool likelyFailHigh = !PV && cutNode && eval >= beta + 15 * int(depth) + 90 * oppThreat;
+    bool likelyFailHigh =
+        !PV && cutNode &&
+        eval >= beta + params_.failHighPerDepth * int(depth) + params_.failHighThreat * oppThreat;
 
     Value best = -VALUE_INFINITE;
     Pos bestMove = POS_NONE;
@@ -233,18 +200,20 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
 
         if (best > VALUE_MATED_IN_MAX_PLY && !four) {
             // Move-count pruning of late moves.
-            if (moveCount >= moveCountLimit(depth, improving) && m != ttMove) continue;
+            if (moveCount >= tables_.moveCountLimit(depth, improving) && m != ttMove) continue;
             // Policy pruning: a move the network finds far worse than the best one.
             if (!PV && list.hasPolicy && m != ttMove && depth < 8 && moveCount > 2 &&
-                list.moves[i].policy < -(POLICY_PRUNE_BASE + int(POLICY_PRUNE_PER_DEPTH * depth)))
+                list.moves[i].policy <
+                    -(int(params_.policyPruneBase) + int(params_.policyPrunePerDepth * depth)))
                 continue;
         }
 
         Depth ext = 0;
-        if (m == ttMove && depth >= 6 && excluded == POS_NONE && (tte.bound & BOUND_LOWER) &&
-            tte.depth >= depth - 3 && !isMate(ttValue) && ply < 2 * int(rootDepth_)) {
+        if (m == ttMove && depth >= params_.singularDepth && excluded == POS_NONE &&
+            (tte.bound & BOUND_LOWER) && tte.depth >= depth - params_.singularTtDepthSlack &&
+            !isMate(ttValue) && ply < 2 * int(rootDepth_)) {
             // Singular extension: is the hash move much better than every other move?
-            Value sBeta = ttValue - Value(4 * depth);
+            Value sBeta = ttValue - Value(params_.singularMarginPerDepth * depth);
             st.excluded = m;
             Value v = search<false>(sBeta - 1, sBeta, (depth - 1) / 2, ply, cutNode);
             st.excluded = POS_NONE;
@@ -254,7 +223,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             else if (sBeta >= beta)
                 return sBeta; // multi-cut
         } else if (oppFives) {
-            ext = 0.75f; // a reply to the opponent's four: the line is forced
+            ext = Depth(params_.fourReplyExtension); // a reply to the opponent's four: forced
         }
         Depth newDepth = depth - 1 + ext;
 
@@ -264,19 +233,20 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         tt_.prefetch(board.hash());
         Value v = VALUE_ZERO;
         if (depth >= 2 && moveCount > 1 + PV && !four) {
-            Depth r = reduction(depth, moveCount);
-            if (cutNode) r += 1;
-            if (!improving) r += 0.5f;
-            if (mine <= H_FLEX3) r -= 1; // a three keeps the initiative
-            if (likelyFailHigh) r += 1;
-            r -= float(history_[us][m.idx]) / 8192;
-            if (list.hasPolicy) r += float(-list.moves[i].policy) / POLICY_REDUCTION_STEP - 0.5f;
+            Depth r = tables_.reduction(depth, moveCount);
+            if (cutNode) r += float(params_.lmrCutNode);
+            if (!improving) r += float(params_.lmrNotImproving);
+            if (mine <= H_FLEX3) r -= float(params_.lmrThree); // a three keeps the initiative
+            if (likelyFailHigh) r += float(params_.lmrFailHigh);
+            r -= float(history_[us][m.idx]) / float(params_.lmrHistoryDivisor);
+            if (list.hasPolicy)
+                r += float(-list.moves[i].policy) / float(params_.policyReductionStep) - 0.5f;
             Depth d = std::clamp(newDepth - r, Depth(1), newDepth);
             v = -search<false>(-alpha - 1, -alpha, d, ply + 1, true);
             if (v > alpha && d < newDepth) {
                 // Deeper when the reduced search beat alpha by far, shallower when it only
                 // scraped past the best so far.
-                if (v > alpha + 40 + 10 * int(newDepth - d))
+                if (v > alpha + params_.lmrDeeperBase + params_.lmrDeeperPerPly * int(newDepth - d))
                     newDepth += 1;
                 else if (v < best + int(newDepth))
                     newDepth -= 1;
@@ -332,8 +302,9 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth) {
         if (i == size_t(pvIdx_)) {
             v = -search<true>(-beta, -alpha, newDepth, 1, false);
         } else {
-            Depth r = depth >= 3 && i - pvIdx_ >= 4 && !four
-                          ? reduction(depth, int(i - pvIdx_)) / 2
+            Depth r = depth >= params_.rootLmrDepth &&
+                              int(i - pvIdx_) >= int(params_.rootLmrIndex) && !four
+                          ? tables_.reduction(depth, int(i - pvIdx_)) / 2
                           : 0;
             v = -search<false>(-alpha - 1, -alpha, newDepth - r, 1, true);
             if (v > alpha && r > 0) v = -search<false>(-alpha - 1, -alpha, newDepth, 1, true);

@@ -12,14 +12,6 @@ using namespace moku::game;
 
 namespace {
 
-// The window margin within which the network is asked, narrowing by 1 per 2 points of
-// classical value: the pruning margins of search() reach about 600.
-constexpr int NNUE_MARGIN = 600;
-// Beyond this the classical threat term has found a forced line (four-three, open four): the
-// network adds nothing the search will not prove.
-constexpr int NNUE_DECISIVE = 1500;
-// Percent of the blend that is the network's.
-constexpr int NNUE_WEIGHT = 80;
 // Policy logits are kept in hundredths below the best move, floored here (10 logits).
 constexpr int POLICY_FLOOR = 1000;
 
@@ -73,11 +65,12 @@ bool Worker::checkNetworkSync(const Board& root) {
 
 Value Worker::evaluate(Value alpha, Value beta) {
     Value c = eval_->evaluateFast(board);
-    if (!nnue_ || std::abs(c) >= NNUE_DECISIVE) return c;
-    int margin = NNUE_MARGIN - std::abs(c) / 2;
+    if (!nnue_ || std::abs(c) >= int(params_.nnueDecisive)) return c;
+    int margin = int(params_.nnueMargin) - std::abs(c) / 2;
     if (c + margin <= alpha || c - margin >= beta) return c;
     Value nn = nnue_->value(board.sideToMove()).searchValue();
-    return Value((NNUE_WEIGHT * nn + (100 - NNUE_WEIGHT) * c) / 100);
+    int weight = int(params_.nnueWeight);
+    return Value((weight * nn + (100 - weight) * c) / 100);
 }
 
 // Policy logits of the listed moves relative to the best of them; the ordering score gains 3

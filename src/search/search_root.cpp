@@ -148,9 +148,9 @@ void Worker::deepen(const IterationCallback& onIteration) {
         for (pvIdx_ = 0; pvIdx_ < multiPV && !stop_.load(); pvIdx_++) {
             RootMove& first = rootMoves_[pvIdx_];
             Value prev = first.previousScore;
-            Value delta = 40;
+            Value delta = Value(params_.aspirationDelta);
             Value alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
-            if (depth >= 4 && prev > -VALUE_INFINITE && !isMate(prev)) {
+            if (depth >= int(params_.aspirationDepth) && prev > -VALUE_INFINITE && !isMate(prev)) {
                 alpha = std::max<Value>(prev - delta, -VALUE_INFINITE);
                 beta = std::min<Value>(prev + delta, VALUE_INFINITE);
             }
@@ -168,8 +168,8 @@ void Worker::deepen(const IterationCallback& onIteration) {
                 } else {
                     break;
                 }
-                delta += delta;
-                if (delta > 1000) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
+                delta = Value(delta * params_.aspirationGrowth + params_.aspirationAdd);
+                if (delta > params_.aspirationMax) alpha = -VALUE_INFINITE, beta = VALUE_INFINITE;
             }
             std::stable_sort(
                 rootMoves_.begin(), rootMoves_.begin() + pvIdx_ + 1,

@@ -24,6 +24,7 @@ struct Searcher::Impl {
     std::atomic<bool>& stop;
     TranspositionTable tt{size_t(16) << 20};
     eval::ClassicalConfig evalConfig = eval::ClassicalConfig::defaults();
+    SearchParams params;
     eval::NetworkPair network; // shared by every worker
     std::vector<std::unique_ptr<Worker>> workers; // [0] runs in the caller's thread
     std::vector<std::thread> threads;             // threads[i] runs workers[i + 1]
@@ -58,6 +59,7 @@ void Searcher::Impl::resize(int n) {
     for (int i = 1; i < n; i++) {
         workers.push_back(std::make_unique<Worker>(tt, stop, i));
         workers.back()->setEvalConfig(evalConfig);
+        workers.back()->setParams(params);
         workers.back()->setNetwork(network);
     }
     for (auto& w : workers) w->peers = n > 1 ? &workers : nullptr;
@@ -132,6 +134,12 @@ void Searcher::setClassicalConfig(const eval::ClassicalConfig& cfg) {
     std::lock_guard lock(impl_->busy);
     impl_->evalConfig = cfg;
     for (auto& w : impl_->workers) w->setEvalConfig(cfg);
+}
+
+void Searcher::setParams(const SearchParams& params) {
+    std::lock_guard lock(impl_->busy);
+    impl_->params = params;
+    for (auto& w : impl_->workers) w->setParams(params);
 }
 
 void Searcher::setNetwork(const eval::NetworkPair& network) {

@@ -5,7 +5,9 @@
 // search_eval.cpp (the classical/network mix and the policy).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -14,6 +16,7 @@
 #include "moku/eval/classical.h"
 #include "moku/eval/mix9.h"
 #include "moku/eval/network.h"
+#include "moku/search/params.h"
 #include "moku/search/search.h"
 #include "moku/search/timeman.h"
 #include "moku/search/tt.h"
@@ -56,6 +59,28 @@ private:
         int depth = -1;
     };
     std::vector<Entry> entries_;
+};
+
+// Tables derived from the search parameters: late-move reductions by depth and move count, and
+// the move-count pruning limit by depth.
+struct SearchTables {
+    float lmr[64][64];
+    int moveCount[64];
+    explicit SearchTables(const SearchParams& p) {
+        for (int d = 0; d < 64; d++) {
+            for (int m = 0; m < 64; m++)
+                lmr[d][m] =
+                    d && m ? float(p.lmrBase + std::log(d) * std::log(m) * p.lmrScale) : 0.f;
+            moveCount[d] = int(p.moveCountBase + std::pow(d, p.moveCountPower));
+        }
+    }
+    Depth reduction(Depth depth, int moveCount) const {
+        return lmr[std::min(int(depth), 63)][std::min(moveCount, 63)];
+    }
+    // Moves past this count are pruned (halved when the static value is not improving).
+    int moveCountLimit(Depth depth, bool improving) const {
+        return moveCount[std::clamp(int(depth), 0, 63)] / (2 - improving);
+    }
 };
 
 struct StackEntry {
@@ -113,6 +138,10 @@ public:
     uint64_t totalNodes() const;
     void clearHistory();
     void setEvalConfig(const eval::ClassicalConfig& cfg);
+    void setParams(const SearchParams& p) {
+        params_ = p;
+        tables_ = SearchTables(p);
+    }
     // The shared network weights; the worker's own evaluator is (re)built at setPosition().
     void setNetwork(const eval::NetworkPair& network);
     bool networkActive() const { return nnue_ != nullptr; }
@@ -181,6 +210,8 @@ private:
 
     TranspositionTable& tt_;
     std::atomic<bool>& stop_;
+    SearchParams params_;
+    SearchTables tables_{params_};
     std::unique_ptr<eval::ClassicalEvaluator> eval_;
     eval::NetworkPair network_;
     std::unique_ptr<eval::Mix9Evaluator> nnue_; // null: the classical evaluator alone

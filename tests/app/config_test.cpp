@@ -24,7 +24,7 @@ TEST(AppConfig, ShippedFileEqualsEmbeddedDefaults) {
 
 TEST(AppConfig, ReadsEngineSection) {
     Config c = parseConfig("[engine]\nthreads = 4\nhash_kib = 1024\npondering = true\n"
-                           "[search]\nwhatever = 1\n",
+                           "[notes]\nwhatever = 1\n",
                            "t.toml");
     EXPECT_EQ(c.engine.threads, 4);
     EXPECT_EQ(c.engine.hashKiB, 1024);

@@ -144,6 +144,8 @@ public:
     void clearHash(); // empty the transposition table (YXHASHCLEAR)
     // Classical evaluation weights (configuration file [classical]).
     void setClassicalConfig(const eval::ClassicalConfig& cfg);
+    // Search parameters (configuration file [search]).
+    void setSearchParams(const search::SearchParams& params);
 
     // ---- the network (engine_network.cpp) ----
     // Chooses the network for the current rule and board from options().networks (files are

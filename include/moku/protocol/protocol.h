@@ -14,6 +14,7 @@ namespace moku::protocol {
 struct Options {
     engine::EngineOptions engine; // the starting options (configuration file, command line)
     eval::ClassicalConfig classical = eval::ClassicalConfig::defaults(); // [classical]
+    search::SearchParams search; // [search]
     // After END, end the whole process (std::_Exit) if the search has not returned within
     // endGraceMs; managers kill a brain that lingers (Piskvork after 700 ms). Off in tests.
     bool exitOnEnd = false;

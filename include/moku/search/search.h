@@ -13,6 +13,7 @@
 #include "moku/core/types.h"
 #include "moku/eval/network.h"
 #include "moku/game/board.h"
+#include "moku/search/params.h"
 
 namespace moku::eval {
 struct ClassicalConfig;
@@ -112,6 +113,8 @@ public:
     void clearHash();
     // Classical evaluation weights (e.g. from configs/config.toml); defaults are embedded.
     void setClassicalConfig(const eval::ClassicalConfig& cfg);
+    // The search's shape (configuration file [search]); defaults are embedded.
+    void setParams(const SearchParams& params);
 
     // The NNUE, shared read-only by every search thread; each thread keeps its own incremental
     // evaluator. A think uses it when it covers the board (rule, size, square), and the

@@ -15,7 +15,7 @@ namespace moku::search {
 struct TimeBudget {
     int64_t optimumMs = 0;
     int64_t maximumMs = 0;
-    bool limited = true; // false: no clock limit at all
+    bool limited = true;   // false: no clock limit at all
     bool saveTime = false; // a match clock: time not spent now is there for later moves
 };
 

@@ -1,0 +1,98 @@
+// Every constant of the search's shape in one place: pruning and reduction margins, extensions,
+// aspiration windows, the leaf VCF budget and the network blend. The embedded defaults equal
+// the [search] table of configs/config.toml (a test checks it); a configuration file may set
+// any of them, and scripts/tune.py (SPSA over c-gomoku-cli games) reads and writes that table.
+#pragma once
+
+#include <span>
+
+namespace moku::search {
+
+struct SearchParams {
+    // Late-move reductions: lmrBase + ln(depth) ln(moveCount) lmrScale plies, then adjusted.
+    double lmrBase = 0.1;
+    double lmrScale = 0.85;
+    double lmrCutNode = 1.0;      // more at an expected cut node
+    double lmrNotImproving = 0.5; // more when the static value is not improving
+    double lmrThree = 1.0;        // less for a move that makes a three
+    double lmrFailHigh = 1.0;     // more at a node that will most likely fail high
+    double lmrHistoryDivisor = 8192;
+    double lmrDeeperBase = 40;   // a reduced search that beats alpha by this (plus per ply
+    double lmrDeeperPerPly = 10; // of reduction) is searched one ply deeper
+    // Move-count pruning: moves past moveCountBase + depth^moveCountPower (halved when not
+    // improving) are not searched at a node with a non-losing move.
+    double moveCountBase = 3;
+    double moveCountPower = 1.32;
+    // Razoring to the quiescence search below this depth, margin base + perDepth * depth.
+    double razorDepth = 3;
+    double razorBase = 60;
+    double razorPerDepth = 80;
+    // Futility: return the static value when it is this far above beta.
+    double futilityDepth = 8;
+    double futilityPerDepth = 80;
+    double futilityImproving = 40;
+    // Fail-high: a cut node whose static value exceeds beta by perDepth * depth (plus the
+    // threat margin when the opponent has an open-four point) reduces its quiet moves more.
+    double failHighPerDepth = 15;
+    double failHighThreat = 90;
+    // Null move (a pass) from this depth, reduced by base + depth / divisor.
+    double nullMoveDepth = 3;
+    double nullMoveBase = 2.5;
+    double nullMoveDivisor = 4;
+    // Internal iterative reduction without a hash move, from this depth.
+    double iirDepth = 4;
+    // Singular extension: from this depth, a hash entry at most ttDepthSlack shallower, the
+    // exclusion search at ttValue - marginPerDepth * depth.
+    double singularDepth = 6;
+    double singularTtDepthSlack = 3;
+    double singularMarginPerDepth = 4;
+    // Extension of the reply to the opponent's four (the line is forced).
+    double fourReplyExtension = 0.75;
+    // Root: moves from this index on (not fours) are reduced by half the LMR table from
+    // rootLmrDepth on.
+    double rootLmrIndex = 4;
+    double rootLmrDepth = 3;
+    // Aspiration windows from this depth: the first half-width, its growth per failure
+    // (new = old * growth + add) and the width past which the window opens fully.
+    double aspirationDepth = 4;
+    double aspirationDelta = 40;
+    double aspirationGrowth = 2.0;
+    double aspirationAdd = 0;
+    double aspirationMax = 1000;
+    // The VCF at quiescence leaves: attacker moves and nodes.
+    double qvcfDepth = 8;
+    double qvcfNodes = 3000;
+    // History: bonus depth^2 * historyPerDepth2 capped at historyMaxBonus; move ordering adds
+    // history / historyOrderDivisor and these killer bonuses.
+    double historyPerDepth2 = 32;
+    double historyMaxBonus = 4000;
+    double historyOrderDivisor = 16;
+    double killer1 = 400;
+    double killer2 = 300;
+    // Network policy: asked from policyDepth; quiet moves more than pruneBase + perDepth *
+    // depth hundredths of a logit below the best are pruned; one more ply of reduction per
+    // reductionStep hundredths.
+    double policyDepth = 2;
+    double policyPruneBase = 300;
+    double policyPrunePerDepth = 75;
+    double policyReductionStep = 250;
+    // Network blend: asked within nnueMargin of the window (narrowing by half the classical
+    // value), not past nnueDecisive; the network's share of the blend in percent.
+    double nnueMargin = 600;
+    double nnueDecisive = 1500;
+    double nnueWeight = 80;
+
+    bool operator==(const SearchParams&) const = default;
+};
+
+struct SearchParamInfo {
+    const char* name; // the key in [search]
+    double SearchParams::*field;
+    double lo, hi; // accepted range
+    bool integer;  // must be a whole number
+};
+
+// Every parameter, in the order of the struct (reading and writing: params_config.h).
+std::span<const SearchParamInfo> searchParamInfo();
+
+} // namespace moku::search

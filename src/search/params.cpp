@@ -1,0 +1,114 @@
+// The search parameters' names, ranges, and their [search] table (see params.h).
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
+#include "moku/search/params_config.h"
+
+namespace moku::search {
+
+namespace {
+
+const SearchParamInfo PARAMS[] = {
+    {"lmr_base", &SearchParams::lmrBase, -2, 3, false},
+    {"lmr_scale", &SearchParams::lmrScale, 0, 2, false},
+    {"lmr_cut_node", &SearchParams::lmrCutNode, -2, 4, false},
+    {"lmr_not_improving", &SearchParams::lmrNotImproving, -2, 4, false},
+    {"lmr_three", &SearchParams::lmrThree, -2, 4, false},
+    {"lmr_fail_high", &SearchParams::lmrFailHigh, -2, 4, false},
+    {"lmr_history_divisor", &SearchParams::lmrHistoryDivisor, 256, 1e+06, false},
+    {"lmr_deeper_base", &SearchParams::lmrDeeperBase, 0, 2000, false},
+    {"lmr_deeper_per_ply", &SearchParams::lmrDeeperPerPly, 0, 500, false},
+    {"move_count_base", &SearchParams::moveCountBase, 0, 100, false},
+    {"move_count_power", &SearchParams::moveCountPower, 0.5, 3, false},
+    {"razor_depth", &SearchParams::razorDepth, 0, 20, false},
+    {"razor_base", &SearchParams::razorBase, 0, 5000, false},
+    {"razor_per_depth", &SearchParams::razorPerDepth, 0, 5000, false},
+    {"futility_depth", &SearchParams::futilityDepth, 0, 64, false},
+    {"futility_per_depth", &SearchParams::futilityPerDepth, 0, 5000, false},
+    {"futility_improving", &SearchParams::futilityImproving, 0, 5000, false},
+    {"fail_high_per_depth", &SearchParams::failHighPerDepth, 0, 5000, false},
+    {"fail_high_threat", &SearchParams::failHighThreat, 0, 5000, false},
+    {"null_move_depth", &SearchParams::nullMoveDepth, 1, 64, false},
+    {"null_move_base", &SearchParams::nullMoveBase, 1, 10, false},
+    {"null_move_divisor", &SearchParams::nullMoveDivisor, 1, 64, false},
+    {"iir_depth", &SearchParams::iirDepth, 1, 64, false},
+    {"singular_depth", &SearchParams::singularDepth, 1, 64, false},
+    {"singular_tt_depth_slack", &SearchParams::singularTtDepthSlack, 0, 64, false},
+    {"singular_margin_per_depth", &SearchParams::singularMarginPerDepth, 0, 100, false},
+    {"four_reply_extension", &SearchParams::fourReplyExtension, 0, 2, false},
+    {"root_lmr_index", &SearchParams::rootLmrIndex, 1, 225, true},
+    {"root_lmr_depth", &SearchParams::rootLmrDepth, 1, 64, false},
+    {"aspiration_depth", &SearchParams::aspirationDepth, 1, 64, true},
+    {"aspiration_delta", &SearchParams::aspirationDelta, 1, 5000, true},
+    {"aspiration_growth", &SearchParams::aspirationGrowth, 1, 4, false},
+    {"aspiration_add", &SearchParams::aspirationAdd, 0, 1000, true},
+    {"aspiration_max", &SearchParams::aspirationMax, 1, 30000, true},
+    {"qvcf_depth", &SearchParams::qvcfDepth, 0, 60, true},
+    {"qvcf_nodes", &SearchParams::qvcfNodes, 0, 1e+06, true},
+    {"history_per_depth2", &SearchParams::historyPerDepth2, 0, 1000, false},
+    {"history_max_bonus", &SearchParams::historyMaxBonus, 0, 16384, true},
+    {"history_order_divisor", &SearchParams::historyOrderDivisor, 1, 1024, true},
+    {"killer1", &SearchParams::killer1, 0, 30000, true},
+    {"killer2", &SearchParams::killer2, 0, 30000, true},
+    {"policy_depth", &SearchParams::policyDepth, 0, 64, false},
+    {"policy_prune_base", &SearchParams::policyPruneBase, 0, 10000, true},
+    {"policy_prune_per_depth", &SearchParams::policyPrunePerDepth, 0, 1000, true},
+    {"policy_reduction_step", &SearchParams::policyReductionStep, 1, 10000, false},
+    {"nnue_margin", &SearchParams::nnueMargin, 0, 30000, true},
+    {"nnue_decisive", &SearchParams::nnueDecisive, 0, 30000, true},
+    {"nnue_weight", &SearchParams::nnueWeight, 0, 100, true},
+};
+
+} // namespace
+
+std::span<const SearchParamInfo> searchParamInfo() { return PARAMS; }
+
+SearchParams loadSearchParams(const toml::table& doc, SearchParams p) {
+    const toml::table* t = &doc;
+    if (const toml::node* sub = doc.get("search")) {
+        t = sub->as_table();
+        if (!t) throw std::runtime_error("search must be a table");
+    }
+    for (const auto& [k, node] : *t) {
+        std::string key(k.str());
+        const SearchParamInfo* info = nullptr;
+        for (const SearchParamInfo& i : PARAMS)
+            if (key == i.name) info = &i;
+        if (!info) {
+            if (t == &doc) continue; // a whole document: other sections are not ours
+            throw std::runtime_error("unknown key search." + key);
+        }
+        std::optional<double> v = node.value<double>();
+        if (!v || !(node.is_integer() || node.is_floating_point()) || !std::isfinite(*v))
+            throw std::runtime_error("search." + key + " must be a number");
+        if (info->integer && *v != std::floor(*v))
+            throw std::runtime_error("search." + key + " must be a whole number");
+        if (*v < info->lo || *v > info->hi) {
+            std::ostringstream msg;
+            msg << "search." << key << " must lie in " << info->lo << ".." << info->hi;
+            throw std::runtime_error(msg.str());
+        }
+        p.*(info->field) = *v;
+    }
+    return p;
+}
+
+std::string searchParamsToToml(const SearchParams& p, bool ranges) {
+    std::ostringstream out;
+    out << "[search]\n";
+    for (const SearchParamInfo& i : PARAMS) {
+        double v = p.*(i.field);
+        out << i.name << " = ";
+        if (i.integer)
+            out << int64_t(v);
+        else
+            out << std::setprecision(10) << v;
+        if (ranges) out << "  # " << i.lo << ".." << i.hi << (i.integer ? ", whole" : "");
+        out << "\n";
+    }
+    return out.str();
+}
+
+} // namespace moku::search

@@ -1,0 +1,80 @@
+// The search parameters: one named table, equal to configs/config.toml's [search], read strictly,
+// and really used by the search.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "moku/app/config.h"
+#include "moku/search/params_config.h"
+#include "moku/search/search.h"
+#include "test_util.h"
+
+using namespace moku;
+using namespace moku::search;
+
+TEST(SearchParams, EveryFieldIsNamedOnce) {
+    std::set<std::string> names;
+    std::set<const void*> fields;
+    SearchParams p;
+    for (const SearchParamInfo& i : searchParamInfo()) {
+        EXPECT_TRUE(names.insert(i.name).second) << i.name;
+        EXPECT_TRUE(fields.insert(&(p.*(i.field))).second) << i.name;
+        double v = p.*(i.field);
+        EXPECT_GE(v, i.lo) << i.name;
+        EXPECT_LE(v, i.hi) << i.name;
+    }
+    // Every member of the struct is a double with an entry.
+    EXPECT_EQ(searchParamInfo().size() * sizeof(double), sizeof(SearchParams));
+}
+
+TEST(SearchParams, ConfigFileEqualsEmbeddedDefaults) {
+    toml::table doc = toml::parse_file(std::string(MOKU_SOURCE_DIR) + "/configs/config.toml");
+    EXPECT_EQ(loadSearchParams(doc), SearchParams{});
+    // The file lists every parameter, and nothing else, in [search].
+    const toml::table* t = doc["search"].as_table();
+    ASSERT_NE(t, nullptr);
+    EXPECT_EQ(t->size(), searchParamInfo().size());
+    for (const SearchParamInfo& i : searchParamInfo()) EXPECT_TRUE(t->contains(i.name)) << i.name;
+}
+
+TEST(SearchParams, OverridesRoundTripAndErrors) {
+    SearchParams p = loadSearchParams(toml::parse("[search]\nlmr_scale = 0.5\nqvcf_nodes = 100\n"));
+    EXPECT_EQ(p.lmrScale, 0.5);
+    EXPECT_EQ(p.qvcfNodes, 100);
+    EXPECT_EQ(p.razorBase, SearchParams{}.razorBase);
+    EXPECT_EQ(loadSearchParams(toml::parse(searchParamsToToml(p))), p);
+    for (const char* bad : {"[search]\nno_such_key = 1\n", "[search]\nlmr_scale = \"x\"\n",
+                            "[search]\nlmr_scale = 7.5\n", "[search]\nqvcf_depth = 2.5\n",
+                            "[search]\nqvcf_nodes = -1\n", "search = 3\n"}) {
+        EXPECT_THROW(loadSearchParams(toml::parse(bad)), std::runtime_error) << bad;
+    }
+    // Through the configuration reader: the error names the file and the key.
+    try {
+        app::parseConfig("[search]\nrazor_base = -5\n", "x.toml", {});
+        FAIL() << "no error";
+    } catch (const app::ConfigError& e) {
+        EXPECT_NE(std::string(e.what()).find("x.toml"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("search.razor_base"), std::string::npos);
+    }
+    EXPECT_EQ(app::parseConfig("[search]\nrazor_base = 70\n", "x.toml", {}).search.razorBase, 70);
+}
+
+// The values reach the search: fewer reductions and no move-count pruning search more nodes to
+// the same depth; the defaults again give the default count.
+TEST(SearchParams, ChangeTheSearch) {
+    game::Board b(15, 15, Rule::FREESTYLE);
+    for (auto [x, y] : {std::pair{7, 7}, {7, 8}, {8, 8}, {9, 9}, {8, 7}, {6, 7}, {8, 9}})
+        b.move(Pos(x, y));
+    auto nodes = [&](const SearchParams& p) {
+        Searcher s;
+        s.setParams(p);
+        return s.think(b, test::noClock(7)).nodes;
+    };
+    uint64_t base = nodes(SearchParams{});
+    SearchParams wide;
+    wide.lmrScale = 0;
+    wide.moveCountBase = 100;
+    EXPECT_GT(nodes(wide), base);
+    EXPECT_EQ(nodes(SearchParams{}), base);
+}
