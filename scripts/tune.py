@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Tunes Moku's search parameters ([search] in config.toml) by SPSA over c-gomoku-cli games.
+
+Each iteration perturbs the chosen parameters by +/- c_k (a random sign per parameter), plays
+the two engines against each other on balanced openings (both colours of each), and moves the
+parameters towards the side that scored better, as fishtest's SPSA does:
+    c_k = c / (k+1)^0.101,  a_k = a / (A+k+1)^0.602,  theta += a_k / c_k * (W - L) * sign.
+The state is saved after every iteration (--state), so a run can be stopped and resumed. The
+result is the whole [search] table with the tuned values (--out), and with --apply it replaces
+the [search] table of a configuration file in place.
+
+    scripts/tune.py --params lmr_scale,razor_base,futility_per_depth --iterations 200 \\
+        --pairs 2 --tc 0/0.1 --concurrency 2 --out tuned.toml
+    scripts/tune.py --resume --state tune-state.json --iterations 400     # continue a run
+    scripts/tune.py --state tune-state.json --apply configs/config.toml  # write the result
+
+Values and ranges come from `pbrain-moku params` (the configuration given with --config, else the
+embedded defaults); a perturbed value is clamped to its range and rounded where it must be whole.
+"""
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from match import ROOT, default_openings, summarize  # noqa: E402
+
+LINE = re.compile(r"^(\w+) = (\S+)\s+# (\S+)\.\.([^,\s]+)(, whole)?$")
+
+
+def read_params(engine, config):
+    cmd = [engine] + (["--config", config] if config else []) + ["params"]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"tune: {' '.join(cmd)} failed: {out.stderr.strip()}")
+    params = {}
+    for line in out.stdout.splitlines():
+        m = LINE.match(line)
+        if m:
+            params[m[1]] = {"value": float(m[2]), "lo": float(m[3]), "hi": float(m[4]), "whole": bool(m[5])}
+    if not params:
+        sys.exit("tune: no parameters in the engine's `params` output")
+    return params
+
+
+def clamp(p, v):
+    v = min(max(v, p["lo"]), p["hi"])
+    return round(v) if p["whole"] else v
+
+
+def search_table(params, values):
+    lines = ["[search]"]
+    for name, p in params.items():
+        v = clamp(p, values.get(name, p["value"]))
+        v = round(v, 6)
+        lines.append(f"{name} = {int(v) if p['whole'] or v == int(v) else repr(v)}")
+    return "\n".join(lines) + "\n"
+
+
+def with_search(config_text, table):
+    """config_text with its [search] table replaced by (or extended with) `table`."""
+    parts = re.split(r"(?m)^(?=\[)", config_text)
+    kept = [p for p in parts if not p.startswith("[search]")]
+    text = "".join(kept).rstrip("\n")
+    return (text + "\n\n" if text else "") + table
+
+
+def play(args, plus_cfg, minus_cfg, seed):
+    pgn = os.path.join(args.workdir, "iteration.pgn")
+    if os.path.exists(pgn):
+        os.remove(pgn)
+    cmd = [args.cli, "-each", f"tc={args.tc}",
+           "-engine", "name=plus", f"cmd={args.engine} --config {plus_cfg}",
+           "-engine", "name=minus", f"cmd={args.engine} --config {minus_cfg}",
+           "-rule", str(args.rule), "-boardsize", str(args.size), "-games", str(2 * args.pairs),
+           "-repeat", "-concurrency", str(args.concurrency),
+           "-openings", f"file={args.openings}", "type=pos", "order=random", f"srand={seed}",
+           "-pgn", pgn]
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if not os.path.exists(pgn):
+        sys.exit("tune: c-gomoku-cli wrote no games: " + " ".join(cmd))
+    w, l, d, trouble = summarize(pgn, "plus")
+    if w + l + d < 2 * args.pairs:
+        print(f"tune: only {w + l + d} of {2 * args.pairs} games finished", file=sys.stderr)
+    return w, l, d, trouble
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default=os.path.join(ROOT, "build", "pbrain-moku"))
+    ap.add_argument("--config", help="configuration whose [search] values start the run (and the other sections the engines use)")
+    ap.add_argument("--params", help="comma-separated names to tune, each optionally name:c_end (perturbation at the end)")
+    ap.add_argument("--iterations", type=int, default=100)
+    ap.add_argument("--pairs", type=int, default=1, help="game pairs (both colours of an opening) per iteration")
+    ap.add_argument("--r-end", type=float, default=0.002, help="learning rate at the end (fishtest's r_end)")
+    ap.add_argument("--tc", default="0/0.1")
+    ap.add_argument("--rule", type=int, default=0)
+    ap.add_argument("--size", type=int, default=15)
+    ap.add_argument("--openings")
+    ap.add_argument("--concurrency", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--state", default="tune-state.json", help="saved after every iteration")
+    ap.add_argument("--resume", action="store_true", help="continue the run saved in --state")
+    ap.add_argument("--out", help="write the tuned [search] table here")
+    ap.add_argument("--apply", metavar="CONFIG", help="replace the [search] table of this configuration file with the result")
+    ap.add_argument("--cli", default=os.environ.get("C_GOMOKU_CLI") or "c-gomoku-cli")
+    args = ap.parse_args()
+
+    if not os.path.exists(args.engine):
+        ap.error(f"no engine at {args.engine}")
+    params = read_params(args.engine, args.config)
+    if args.resume or (args.apply and not args.params):
+        if not os.path.exists(args.state):
+            ap.error(f"no state file {args.state}")
+        state = json.load(open(args.state))
+    else:
+        if not args.params:
+            ap.error("--params is required for a new run")
+        tuned = {}
+        for item in args.params.split(","):
+            name, _, c_end = item.partition(":")
+            if name not in params:
+                ap.error(f"unknown parameter '{name}' (see pbrain-moku params)")
+            p = params[name]
+            default_c = max(abs(p["value"]) * 0.1, (p["hi"] - p["lo"]) * 0.01, 1.0 if p["whole"] else 0.0)
+            tuned[name] = {"theta": p["value"], "c_end": float(c_end) if c_end else default_c}
+        state = {"k": 0, "iterations": args.iterations, "tuned": tuned, "history": []}
+
+    if args.apply and not args.resume and not args.params:
+        args.iterations = state["k"]  # only write what the saved run reached
+    else:
+        args.openings = args.openings or default_openings(args.rule, args.size)
+        if not args.openings or not os.path.exists(args.openings):
+            ap.error("no openings file: give --openings")
+        if args.pairs < 1:
+            ap.error("--pairs must be at least 1")
+        state["iterations"] = max(state["iterations"], args.iterations)
+
+    n = state["iterations"]
+    big_a = 0.1 * n
+    rng = random.Random(args.seed * 1000003 + state["k"])
+    with tempfile.TemporaryDirectory(prefix="moku-tune-") as workdir:
+        args.workdir = workdir
+        base_text = open(args.config).read() if args.config else ""
+        while state["k"] < args.iterations:
+            k = state["k"]
+            plus, minus, signs = {}, {}, {}
+            for name, t in state["tuned"].items():
+                c = t["c_end"] * n ** 0.101
+                c_k = c / (k + 1) ** 0.101
+                signs[name] = rng.choice((-1, 1))
+                plus[name] = clamp(params[name], t["theta"] + c_k * signs[name])
+                minus[name] = clamp(params[name], t["theta"] - c_k * signs[name])
+            files = []
+            for tag, values in (("plus", plus), ("minus", minus)):
+                path = os.path.join(workdir, f"{tag}.toml")
+                with open(path, "w") as f:
+                    f.write(with_search(base_text, search_table(params, {**{m: t["theta"] for m, t in state["tuned"].items()}, **values})))
+                files.append(path)
+            w, l, d, trouble = play(args, files[0], files[1], args.seed * 7919 + k)
+            result = w - l
+            for name, t in state["tuned"].items():
+                c = t["c_end"] * n ** 0.101
+                c_k = c / (k + 1) ** 0.101
+                a = args.r_end * t["c_end"] ** 2 * (big_a + n) ** 0.602
+                a_k = a / (big_a + k + 1) ** 0.602
+                t["theta"] = clamp({**params[name], "whole": False}, t["theta"] + a_k / c_k * result * signs[name])
+            state["k"] = k + 1
+            state["history"].append({"k": k, "result": [w, l, d], **{m: t["theta"] for m, t in state["tuned"].items()}})
+            with open(args.state, "w") as f:
+                json.dump(state, f, indent=1)
+            shown = ", ".join(f"{m}={t['theta']:.4g}" for m, t in state["tuned"].items())
+            print(f"iteration {k + 1}/{args.iterations}: plus {w}-{l}-{d}; {shown}", flush=True)
+            for t in trouble:
+                print("  " + t, flush=True)
+
+    table = search_table(params, {m: t["theta"] for m, t in state["tuned"].items()})
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(table)
+        print(f"tune: wrote {args.out}")
+    if args.apply:
+        text = open(args.apply).read()
+        # Keep the comments above the table: only the key lines of [search] are replaced.
+        start = text.find("[search]")
+        if start < 0:
+            text = with_search(text, table)
+        else:
+            end = text.find("\n[", start + 1)
+            section = text[start:] if end < 0 else text[start:end + 1]
+            values = dict(re.findall(r"(?m)^(\w+) = (\S+)$", table))
+            new = re.sub(r"(?m)^(\w+) = \S+$", lambda m: f"{m[1]} = {values.get(m[1], m.group(0).split(' = ')[1])}", section)
+            text = text[:start] + new + (text[end + 1:] if end >= 0 else "")
+        with open(args.apply, "w") as f:
+            f.write(text)
+        print(f"tune: updated the [search] table of {args.apply}")
+    if not args.out and not args.apply:
+        sys.stdout.write(table)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
