@@ -156,6 +156,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             board.lastMove() != POS_PASS) {
             Depth r = Depth(params_.nullMoveBase + depth / params_.nullMoveDivisor);
             st.move = POS_PASS;
+            st.moveP4 = NONE;
             board.move(POS_PASS);
             nodes++;
             Value v = -search<false>(-beta, -beta + 1, depth - r, ply + 1, false);
@@ -166,6 +167,14 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     }
     // Internal iterative reductions: without a hash move this node is probably less important.
     if (ttMove == POS_NONE && depth >= params_.iirDepth && (PV || cutNode)) depth -= 1;
+    // A PV node whose hash move comes from a much shallower search is searched less deeply.
+    if (PV && ttMove != POS_NONE && depth > 1 && params_.pvStaleTt > 0) {
+        depth -= std::clamp(Depth((depth - tte.depth) * params_.pvStaleTt), Depth(0),
+                            Depth(params_.pvStaleTtMax));
+        if (depth <= 0) return qsearch(alpha, beta, ply);
+    }
+    bool ttPv = PV || (ttHit && tte.pv);
+    bool attacking = ply >= 2 && stack_[ply - 2].moveP4 <= H_FLEX3;
 
     MoveList list;
     generate(list, ttMove, ply, depth >= params_.policyDepth);
@@ -201,6 +210,10 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         if (best > VALUE_MATED_IN_MAX_PLY && !four) {
             // Move-count pruning of late moves.
             if (moveCount >= tables_.moveCountLimit(depth, improving) && m != ttMove) continue;
+            // A move that makes nothing for either side, at low depth.
+            if (depth < params_.trivialPruneDepth && mine == NONE && board.p4(m, them) == NONE &&
+                m != ttMove)
+                continue;
             // Policy pruning: a move the network finds far worse than the best one.
             if (!PV && list.hasPolicy && m != ttMove && depth < 8 && moveCount > 2 &&
                 list.moves[i].policy <
@@ -228,6 +241,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         Depth newDepth = depth - 1 + ext;
 
         st.move = m;
+        st.moveP4 = mine;
         if (PV) pvLen_[ply + 1] = 0;
         makeMove(m);
         tt_.prefetch(board.hash());
@@ -238,6 +252,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             if (!improving) r += float(params_.lmrNotImproving);
             if (mine <= H_FLEX3) r -= float(params_.lmrThree); // a three keeps the initiative
             if (likelyFailHigh) r += float(params_.lmrFailHigh);
+            if (ttPv) r -= float(params_.lmrTtPv);
+            if (attacking && mine <= H_FLEX3) r -= float(params_.lmrAttack);
             r -= float(history_[us][m.idx]) / float(params_.lmrHistoryDivisor);
             if (list.hasPolicy)
                 r += float(-list.moves[i].policy) / float(params_.policyReductionStep) - 0.5f;
@@ -295,7 +311,8 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth) {
         RootMove& rm = rootMoves_[i];
         stack_[0].move = rm.pos;
         selDepth_ = 0;
-        bool four = board.p4(rm.pos, board.sideToMove()) <= E_BLOCK4;
+        stack_[0].moveP4 = board.p4(rm.pos, board.sideToMove());
+        bool four = stack_[0].moveP4 <= E_BLOCK4;
         makeMove(rm.pos);
         Value v;
         Depth newDepth = depth - 1;

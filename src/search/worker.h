@@ -86,6 +86,7 @@ struct SearchTables {
 struct StackEntry {
     Value staticEval = VALUE_NONE;
     Pos move = POS_NONE;
+    game::Pattern4 moveP4 = game::NONE; // what the move made for its player
     Pos excluded = POS_NONE;
     Pos killers[2] = {POS_NONE, POS_NONE};
     int moveCount = 0;

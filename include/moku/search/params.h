@@ -17,12 +17,17 @@ struct SearchParams {
     double lmrThree = 1.0;        // less for a move that makes a three
     double lmrFailHigh = 1.0;     // more at a node that will most likely fail high
     double lmrHistoryDivisor = 8192;
+    double lmrTtPv = 0;          // less at a node that is or was on the principal variation
+    double lmrAttack = 0;        // less for a three right after our own three or four
     double lmrDeeperBase = 40;   // a reduced search that beats alpha by this (plus per ply
     double lmrDeeperPerPly = 10; // of reduction) is searched one ply deeper
     // Move-count pruning: moves past moveCountBase + depth^moveCountPower (halved when not
     // improving) are not searched at a node with a non-losing move.
     double moveCountBase = 3;
     double moveCountPower = 1.32;
+    // Moves that make no shape for either side (Pattern4 NONE for both) are not searched
+    // below this depth (0: never pruned).
+    double trivialPruneDepth = 0;
     // Razoring to the quiescence search below this depth, margin base + perDepth * depth.
     double razorDepth = 3;
     double razorBase = 60;
@@ -39,8 +44,12 @@ struct SearchParams {
     double nullMoveDepth = 3;
     double nullMoveBase = 2.5;
     double nullMoveDivisor = 4;
-    // Internal iterative reduction without a hash move, from this depth.
+    // Internal iterative reduction without a hash move, from this depth; at a PV node whose
+    // hash entry is shallower than the search, pvStaleTt plies less per ply of difference (at
+    // most pvStaleTtMax).
     double iirDepth = 4;
+    double pvStaleTt = 0;
+    double pvStaleTtMax = 3.5;
     // Singular extension: from this depth, a hash entry at most ttDepthSlack shallower, the
     // exclusion search at ttValue - marginPerDepth * depth.
     double singularDepth = 6;
