@@ -2,6 +2,7 @@
 #pragma once
 
 #include <fstream>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,6 +26,13 @@ inline std::vector<Json> readJsonLines(const std::string& rel) {
     return out;
 }
 
+// The rows of a diagram as strings.
+inline std::vector<std::string> rowsOf(const Json& rows) {
+    std::vector<std::string> out;
+    for (const Json& r : rows.asArray()) out.push_back(r.asString());
+    return out;
+}
+
 // Places the stones of a diagram (rows of 'X' black, 'O' white, '.' empty); the side to move
 // is black when the counts are equal, white otherwise, unless `toMove` is given.
 inline game::Board boardFromDiagram(const Json& rows, Rule rule, Color toMove = EMPTY) {
@@ -40,6 +48,32 @@ inline game::Board boardFromDiagram(const Json& rows, Rule rule, Color toMove = 
     Color side = toMove != EMPTY ? toMove : blacks > whites ? WHITE : BLACK;
     if (b.sideToMove() != side) b.move(POS_PASS, ~side);
     return b;
+}
+
+// Random play on the candidate cells (the centre first) up to `plies` moves, never a five for
+// either side nor a forbidden black move, so that the position is one of an unfinished game.
+// Returns false when no such move is left before then.
+inline bool playRandomly(game::Board& b, std::mt19937_64& rng, int plies) {
+    while (b.ply() < plies) {
+        std::vector<Pos> pool = b.ply() ? b.candidates() : std::vector<Pos>{b.centre()};
+        std::vector<Pos> ok;
+        for (Pos p : pool)
+            if (b.isLegal(p) && !b.isFive(p, b.sideToMove())) ok.push_back(p);
+        if (ok.empty()) return false;
+        b.move(ok[rng() % ok.size()]);
+    }
+    return true;
+}
+
+// The diagram of a board ('X' black, 'O' white, '.' empty), row 0 first.
+inline std::vector<std::string> diagramOf(const game::Board& b) {
+    std::vector<std::string> rows(b.height(), std::string(b.width(), '.'));
+    for (int y = 0; y < b.height(); y++)
+        for (int x = 0; x < b.width(); x++) {
+            Color c = b.piece(Pos(x, y));
+            rows[y][x] = c == BLACK ? 'X' : c == WHITE ? 'O' : '.';
+        }
+    return rows;
 }
 
 // Search limits without a clock: a depth and/or a node limit (0 = none).

@@ -3,6 +3,7 @@
 #include <random>
 #include <set>
 
+#include "game/renju_reference.h"
 #include "moku/game/board.h"
 #include "test_util.h"
 
@@ -185,7 +186,8 @@ TEST(Renju, ForbiddenPointsMatchTestData) {
     EXPECT_GT(points, 1000);
 }
 
-// AlphaGomoku's expert cases: forbidden verdicts and the outcome of single moves per rule.
+// AlphaGomoku's expert cases: forbidden verdicts (also on the RIF reference checker) and the
+// outcome of single moves per rule.
 TEST(Rules, AlphaGomokuChecks) {
     int forbiddenChecks = 0, outcomeChecks = 0;
     for (const Json& t : test::readJsonLines("testdata/rules_alphagomoku.jsonl")) {
@@ -197,6 +199,10 @@ TEST(Rules, AlphaGomokuChecks) {
                 Board b = test::boardFromDiagram(c["board"], Rule::RENJU);
                 bool forbidden = stone == BLACK && b.isForbidden(q);
                 EXPECT_EQ(forbidden, c["expect_forbidden"].asBool()) << where << "\n" << b.toString();
+                test::rif::Grid g(test::rowsOf(c["board"]));
+                EXPECT_EQ(stone == BLACK && test::rif::forbidden(g, q.x(), q.y()),
+                          c["expect_forbidden"].asBool())
+                    << "reference checker: " << where << "\n" << b.toString();
                 forbiddenChecks++;
             }
             if (c.contains("expect_outcome_after_move")) {
