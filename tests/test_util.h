@@ -1,4 +1,5 @@
-// Helpers shared by the tests: reading ../shared test data and setting up boards from diagrams.
+// Helpers shared by the tests: reading the test data of tests/data and setting up boards from
+// diagrams.
 #pragma once
 
 #include <fstream>
@@ -13,12 +14,13 @@
 
 namespace moku::test {
 
-inline std::string sharedPath(const std::string& rel) { return std::string(MOKU_SHARED_DIR) + "/" + rel; }
+// A file of the repository's test data (tests/data, see its README).
+inline std::string dataPath(const std::string& rel) { return std::string(MOKU_TEST_DATA_DIR) + "/" + rel; }
 
-// Every JSON line of a file under ../shared (throws when the file is missing).
+// Every JSON line of a file under tests/data (throws when the file is missing).
 inline std::vector<Json> readJsonLines(const std::string& rel) {
-    std::ifstream in(sharedPath(rel));
-    if (!in) throw std::runtime_error("cannot open " + sharedPath(rel));
+    std::ifstream in(dataPath(rel));
+    if (!in) throw std::runtime_error("cannot open " + dataPath(rel));
     std::vector<Json> out;
     std::string line;
     while (std::getline(in, line))
@@ -74,6 +76,23 @@ inline std::vector<std::string> diagramOf(const game::Board& b) {
             rows[y][x] = c == BLACK ? 'X' : c == WHITE ? 'O' : '.';
         }
     return rows;
+}
+
+// Whether the move (x, y) passes a check of tests/data/referee_checks_moku.jsonl: "" when it
+// is one of the check's expect_any moves (if it lists any) and none of its expect_not moves,
+// otherwise why not.
+inline std::string refereeVerdict(const Json& check, int x, int y) {
+    auto lists = [&](const char* key) {
+        if (check.contains(key))
+            for (const Json& m : check[key].asArray())
+                if (m[0].asInt() == x && m[1].asInt() == y) return true;
+        return false;
+    };
+    std::string played = check["id"].asString() + " played " + std::to_string(x) + "," + std::to_string(y);
+    if (check.contains("expect_any") && !lists("expect_any"))
+        return played + ", not an expected move: " + check["why"].asString();
+    if (lists("expect_not")) return played + ", a move it must not play: " + check["why"].asString();
+    return "";
 }
 
 // Search limits without a clock: a depth and/or a node limit (0 = none).

@@ -12,8 +12,10 @@
 //              (recursively, with the move on the board);
 //   forbidden  a black move that makes no five and makes an overline, two or more fours, or
 //              real threes in two or more lines.
+// Also used by bench/tools/make_test_cases.cpp to describe the cases it generates.
 #pragma once
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -136,6 +138,65 @@ inline bool forbidden(Grid& g, int x, int y) {
     }
     g.set(x, y, '.');
     return result;
+}
+
+// Why a black move on the empty cell (x, y) is or is not forbidden, for describing cases.
+struct Analysis {
+    bool five = false, overline = false;
+    int fours = 0;
+    int foursInOneLine = 0; // the most fours along a single line
+    int threes = 0;     // lines with a straight-four point, legal or not
+    int realThrees = 0; // lines with a legal straight-four point
+    bool forbidden = false;
+    // 0 unless the verdict needed the forbidden test of a straight-four point: then 1 + the
+    // largest nesting of a forbidden straight-four point (2 or more: the nesting is recursive).
+    int nesting = 0;
+
+    // Would be forbidden if it did not make a five.
+    bool shapeForbidden() const { return overline || fours >= 2 || realThrees >= 2; }
+    // "overline", "double_four", "double_three"; for a legal move "five_beats_forbidden" (a
+    // five on a point that would otherwise be forbidden), "false_double_three" (two or more
+    // threes, too few of them real because straight-four points are forbidden) or "legal".
+    std::string kind() const {
+        if (forbidden) return overline ? "overline" : fours >= 2 ? "double_four" : "double_three";
+        if (five && shapeForbidden()) return "five_beats_forbidden";
+        if (!five && threes >= 2 && nesting > 0) return "false_double_three";
+        return "legal";
+    }
+};
+
+inline Analysis analyse(Grid& g, int x, int y) {
+    Analysis a;
+    if (g.at(x, y) != '.') return a;
+    g.set(x, y, 'X');
+    a.five = hasFive(g, x, y);
+    a.overline = hasOverline(g, x, y);
+    for (int d = 0; d < 4; d++) {
+        int n = foursAlong(g, x, y, d);
+        a.fours += n;
+        a.foursInOneLine = std::max(a.foursInOneLine, n);
+    }
+    bool needsThrees = !a.overline && a.fours < 2;
+    for (int d = 0; d < 4; d++) {
+        std::vector<int> points = straightFourPoints(g, x, y, d);
+        if (points.empty()) continue;
+        a.threes++;
+        bool real = false;
+        for (int k : points) {
+            int qx = x + k * DX[d], qy = y + k * DY[d];
+            if (!forbidden(g, qx, qy)) {
+                real = true;
+            } else if (needsThrees) {
+                Analysis inner = analyse(g, qx, qy);
+                a.nesting = std::max(a.nesting, 1 + inner.nesting);
+            }
+        }
+        a.realThrees += real;
+    }
+    if (!needsThrees || a.threes < 2) a.nesting = 0;
+    a.forbidden = !a.five && a.shapeForbidden();
+    g.set(x, y, '.');
+    return a;
 }
 
 }  // namespace moku::test::rif
