@@ -22,8 +22,8 @@ std::vector<Board> vcfPuzzles() {
                                              c["to_move"].asString() == "black" ? BLACK : WHITE));
     for (const Json& c : test::readJsonLines("mate_quintet.jsonl"))
         if (c["kind"].asString() == "VCF")
-            out.push_back(test::boardFromDiagram(c["board"], Rule::RENJU,
-                                                 c["attacker"].asString() == "black" ? BLACK : WHITE));
+            out.push_back(test::boardFromDiagram(
+                c["board"], Rule::RENJU, c["attacker"].asString() == "black" ? BLACK : WHITE));
     return out;
 }
 

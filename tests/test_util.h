@@ -15,7 +15,9 @@
 namespace moku::test {
 
 // A file of the repository's test data (tests/data, see its README).
-inline std::string dataPath(const std::string& rel) { return std::string(MOKU_TEST_DATA_DIR) + "/" + rel; }
+inline std::string dataPath(const std::string& rel) {
+    return std::string(MOKU_TEST_DATA_DIR) + "/" + rel;
+}
 
 // Every JSON line of a file under tests/data (throws when the file is missing).
 inline std::vector<Json> readJsonLines(const std::string& rel) {
@@ -88,10 +90,12 @@ inline std::string refereeVerdict(const Json& check, int x, int y) {
                 if (m[0].asInt() == x && m[1].asInt() == y) return true;
         return false;
     };
-    std::string played = check["id"].asString() + " played " + std::to_string(x) + "," + std::to_string(y);
+    std::string played =
+        check["id"].asString() + " played " + std::to_string(x) + "," + std::to_string(y);
     if (check.contains("expect_any") && !lists("expect_any"))
         return played + ", not an expected move: " + check["why"].asString();
-    if (lists("expect_not")) return played + ", a move it must not play: " + check["why"].asString();
+    if (lists("expect_not"))
+        return played + ", a move it must not play: " + check["why"].asString();
     return "";
 }
 

@@ -46,10 +46,10 @@ bool someoneCanWinAtOnce(Board& b) {
 
 // Kinds of forbidden-map cases and how many points of each are wanted.
 struct Wanted {
-    std::map<std::string, int> left{{"double_four", 3},        {"double_four_one_line", 2},
-                                    {"overline", 3},           {"five_beats_forbidden", 3},
-                                    {"double_three_nested", 3}, {"false_double_three", 4},
-                                    {"nesting_2_or_more", 3}};
+    std::map<std::string, int> left{
+        {"double_four", 3},          {"double_four_one_line", 2}, {"overline", 3},
+        {"five_beats_forbidden", 3}, {"double_three_nested", 3},  {"false_double_three", 4},
+        {"nesting_2_or_more", 3}};
     bool done() const {
         for (auto& [k, n] : left)
             if (n > 0) return false;
@@ -83,7 +83,8 @@ int forbiddenCases(unsigned seed, int count) {
             if (a.forbidden) {
                 forbidden += (nForbidden++ ? "," : "") + entry;
                 if (a.kind() == "double_three" && a.nesting) kinds["double_three_nested"]++;
-                if (a.kind() == "double_four" && a.foursInOneLine >= 2) kinds["double_four_one_line"]++;
+                if (a.kind() == "double_four" && a.foursInOneLine >= 2)
+                    kinds["double_four_one_line"]++;
             } else if (a.kind() != "legal") {
                 notable += (notable.empty() ? "" : ",") + entry;
             }
@@ -92,8 +93,7 @@ int forbiddenCases(unsigned seed, int count) {
         }
         if (nForbidden == 0) continue;
         bool useful = false;
-        for (auto& [k, n] : kinds)
-            useful |= wanted.left.count(k) && wanted.left[k] > 0;
+        for (auto& [k, n] : kinds) useful |= wanted.left.count(k) && wanted.left[k] > 0;
         // Past the count only boards that still add a wanted kind; before it, also plain ones
         // with several forbidden points.
         if (!useful && (kept >= count || nForbidden < 3)) continue;
@@ -147,11 +147,16 @@ int main(int argc, char** argv) {
     for (int i = 2; i + 1 < argc; i += 2) {
         std::string k = argv[i];
         int v = std::atoi(argv[i + 1]);
-        if (k == "--seed") seed = unsigned(v);
-        else if (k == "--count") count = v;
-        else if (k == "--rule") rule = v;
-        else if (k == "--min-depth") minDepth = v;
-        else mode = "";
+        if (k == "--seed")
+            seed = unsigned(v);
+        else if (k == "--count")
+            count = v;
+        else if (k == "--rule")
+            rule = v;
+        else if (k == "--min-depth")
+            minDepth = v;
+        else
+            mode = "";
     }
     if (argc % 2 || count < 1 || rule < 0 || rule >= RULE_NB) mode = "";
     if (mode == "forbidden") return forbiddenCases(seed, count);

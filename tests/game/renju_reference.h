@@ -32,7 +32,9 @@ public:
     int width() const { return w_; }
     int height() const { return h_; }
     // '#' off the board.
-    char at(int x, int y) const { return x < 0 || y < 0 || x >= w_ || y >= h_ ? '#' : cells_[y * w_ + x]; }
+    char at(int x, int y) const {
+        return x < 0 || y < 0 || x >= w_ || y >= h_ ? '#' : cells_[y * w_ + x];
+    }
     void set(int x, int y, char c) { cells_[y * w_ + x] = c; }
 
 private:
@@ -145,8 +147,8 @@ struct Analysis {
     bool five = false, overline = false;
     int fours = 0;
     int foursInOneLine = 0; // the most fours along a single line
-    int threes = 0;     // lines with a straight-four point, legal or not
-    int realThrees = 0; // lines with a legal straight-four point
+    int threes = 0;         // lines with a straight-four point, legal or not
+    int realThrees = 0;     // lines with a legal straight-four point
     bool forbidden = false;
     // 0 unless the verdict needed the forbidden test of a straight-four point: then 1 + the
     // largest nesting of a forbidden straight-four point (2 or more: the nesting is recursive).
@@ -199,4 +201,4 @@ inline Analysis analyse(Grid& g, int x, int y) {
     return a;
 }
 
-}  // namespace moku::test::rif
+} // namespace moku::test::rif

@@ -24,7 +24,8 @@ std::string where(const std::string& id, Pos p, const Board& b) {
 std::map<int, Json> listed(const Json& c, const std::string& key) {
     std::map<int, Json> out;
     if (c.contains(key))
-        for (const Json& e : c[key].asArray()) out[Pos(int(e[0].asInt()), int(e[1].asInt())).idx] = e;
+        for (const Json& e : c[key].asArray())
+            out[Pos(int(e[0].asInt()), int(e[1].asInt())).idx] = e;
     return out;
 }
 
@@ -40,14 +41,18 @@ TEST(Renju, OwnForbiddenMapsMatchBothCheckers) {
         const std::string id = c["id"].asString();
         Board b = test::boardFromDiagram(c["board"], Rule::RENJU);
         test::rif::Grid g(test::rowsOf(c["board"]));
-        std::map<int, Json> forbidden = listed(c, "forbidden_all"), notable = listed(c, "legal_notable");
+        std::map<int, Json> forbidden = listed(c, "forbidden_all"),
+                            notable = listed(c, "legal_notable");
         for (Pos p : b.emptyCells()) {
             bool expected = forbidden.count(p.idx) > 0;
             EXPECT_EQ(b.isForbidden(p), expected) << "engine: " << where(id, p, b);
-            EXPECT_EQ(test::rif::forbidden(g, p.x(), p.y()), expected) << "reference: " << where(id, p, b);
+            EXPECT_EQ(test::rif::forbidden(g, p.x(), p.y()), expected)
+                << "reference: " << where(id, p, b);
             test::rif::Analysis a = test::rif::analyse(g, p.x(), p.y());
             EXPECT_EQ(a.forbidden, expected) << "reference analysis: " << where(id, p, b);
-            const Json* entry = expected ? &forbidden[p.idx] : notable.count(p.idx) ? &notable[p.idx] : nullptr;
+            const Json* entry = expected               ? &forbidden[p.idx]
+                                : notable.count(p.idx) ? &notable[p.idx]
+                                                       : nullptr;
             if (entry) {
                 EXPECT_EQ(a.kind(), (*entry)[2].asString()) << where(id, p, b);
                 EXPECT_EQ(a.nesting, (*entry)[3].asInt()) << where(id, p, b);
@@ -65,8 +70,8 @@ TEST(Renju, OwnForbiddenMapsMatchBothCheckers) {
     }
     EXPECT_GE(boards, 12);
     EXPECT_GE(forbiddenPoints, 25);
-    for (const char* kind : {"double_three", "double_four", "overline", "five_beats_forbidden",
-                             "false_double_three"})
+    for (const char* kind :
+         {"double_three", "double_four", "overline", "five_beats_forbidden", "false_double_three"})
         EXPECT_GE(kinds[kind], 2) << kind;
     EXPECT_GE(doubleFourInOneLine, 1);
     EXPECT_GE(nested, 5);    // a straight-four point of a three is itself forbidden
@@ -88,7 +93,8 @@ TEST(Renju, QuintetCasesMatchBothCheckers) {
             bool expected = queries.count(p.idx) ? queries[p.idx][2].asString() != "legal"
                                                  : forbidden.count(p.idx) > 0;
             EXPECT_EQ(b.isForbidden(p), expected) << "engine: " << where(id, p, b);
-            EXPECT_EQ(test::rif::forbidden(g, p.x(), p.y()), expected) << "reference: " << where(id, p, b);
+            EXPECT_EQ(test::rif::forbidden(g, p.x(), p.y()), expected)
+                << "reference: " << where(id, p, b);
             points++;
         }
         boards++;

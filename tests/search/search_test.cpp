@@ -59,7 +59,8 @@ std::set<int> winningMoves(Board& b, Color c) {
 std::set<int> cellsOf(const Json& c, const char* key) {
     std::set<int> out;
     if (c.contains(key))
-        for (const Json& m : c[key].asArray()) out.insert(Pos(int(m[0].asInt()), int(m[1].asInt())).idx);
+        for (const Json& m : c[key].asArray())
+            out.insert(Pos(int(m[0].asInt()), int(m[1].asInt())).idx);
     return out;
 }
 
@@ -87,7 +88,8 @@ TEST(Search, RefereeChecksExpectForcedMoves) {
             ASSERT_TRUE(b.rule() == Rule::RENJU && us == BLACK) << id;
             for (int idx : cellsOf(c, "expect_not")) EXPECT_TRUE(b.isForbidden(Pos(idx))) << id;
         }
-        for (int idx : cellsOf(c, "expect_not")) EXPECT_EQ(cellsOf(c, "expect_any").count(idx), 0u) << id;
+        for (int idx : cellsOf(c, "expect_not"))
+            EXPECT_EQ(cellsOf(c, "expect_any").count(idx), 0u) << id;
         rules.insert(int(b.rule()));
     }
     EXPECT_EQ(rules, (std::set<int>{int(Rule::FREESTYLE), int(Rule::STANDARD), int(Rule::RENJU),

@@ -21,8 +21,10 @@ bool winsAt(const Board& b, Pos p, Color c) {
     bool exact = b.rule() == Rule::STANDARD || (b.rule() == Rule::RENJU && c == BLACK);
     for (int d = 0; d < DIR_NB; d++) {
         int n = 1;
-        for (int s : {1, -1})
-            for (Pos q = p + s * DIRECTION[d]; b.onBoard(q) && b.piece(q) == c; q = q + s * DIRECTION[d]) n++;
+        for (int s : {1, -1}) {
+            Pos q = p + s * DIRECTION[d];
+            for (; b.onBoard(q) && b.piece(q) == c; q = q + s * DIRECTION[d]) n++;
+        }
         if (exact ? n == 5 : n >= 5) return true;
     }
     return false;
@@ -40,7 +42,8 @@ std::vector<Pos> winningPoints(const Board& b, Color c) {
 bool blackForbidden(Board& b, Pos p) {
     test::rif::Grid g(test::diagramOf(b));
     bool forbidden = b.isForbidden(p);
-    EXPECT_EQ(forbidden, test::rif::forbidden(g, p.x(), p.y())) << posToString(p) << "\n" << b.toString();
+    EXPECT_EQ(forbidden, test::rif::forbidden(g, p.x(), p.y())) << posToString(p) << "\n"
+                                                                << b.toString();
     return forbidden;
 }
 
@@ -54,7 +57,8 @@ void expectWinningLine(Board b, const std::vector<Pos>& line, const std::string&
     int count = 0;
     if (fours) *fours = 0;
     ASSERT_FALSE(line.empty()) << id;
-    ASSERT_TRUE(b.rule() == Rule::FREESTYLE || b.rule() == Rule::STANDARD || b.rule() == Rule::RENJU);
+    ASSERT_TRUE(b.rule() == Rule::FREESTYLE || b.rule() == Rule::STANDARD ||
+                b.rule() == Rule::RENJU);
     const Color attacker = b.sideToMove(), defender = ~attacker;
     for (size_t i = 0; i < line.size(); i++) {
         const Pos p = line[i];
@@ -83,7 +87,8 @@ void expectWinningLine(Board b, const std::vector<Pos>& line, const std::string&
     }
     // No five at the end: the defender is black under renju and every block is forbidden.
     ASSERT_EQ(b.sideToMove(), defender) << id << ": the line ends on a defender's move";
-    ASSERT_TRUE(b.rule() == Rule::RENJU && defender == BLACK) << id << ": the line ends without a five";
+    ASSERT_TRUE(b.rule() == Rule::RENJU && defender == BLACK)
+        << id << ": the line ends without a five";
     for (Pos q : winningPoints(b, attacker))
         EXPECT_TRUE(blackForbidden(b, q)) << id << ": black can block at " << posToString(q);
 }
@@ -109,8 +114,10 @@ TEST(Vcf, SolvesOwnPuzzles) {
         expectWinningLine(b, shortest.line, id + " (shortest)", &replayed);
         EXPECT_EQ(replayed, fours) << id;
         EXPECT_FALSE(solveVcf(b, fours - 1).win) << id << " within " << fours - 1 << " fours";
-        if (rule != Rule::RENJU) others++;
-        else (b.sideToMove() == BLACK ? renjuBlack : renjuWhite)++;
+        int& tally = rule != Rule::RENJU       ? others
+                     : b.sideToMove() == BLACK ? renjuBlack
+                                               : renjuWhite;
+        tally++;
         deep += fours >= 5;
     }
     EXPECT_GE(renjuBlack + renjuWhite, 10);
