@@ -14,7 +14,7 @@ namespace {
 
 const std::shared_ptr<const Mix9Weights>& benchWeights() {
     static const LoadResult r = loadMix9(
-        std::string(MOKU_SHARED_DIR) + "/reference/mix9svq/synthetic-freestyle.bin.lz4",
+        std::string(MOKU_TEST_DATA_DIR) + "/mix9svq/synthetic-freestyle.bin.lz4",
         Rule::FREESTYLE, 15);
     return r.weights;
 }

@@ -1,6 +1,5 @@
 #include <benchmark/benchmark.h>
 
-#include <fstream>
 #include <sstream>
 
 #include "bench_util.h"
@@ -8,36 +7,23 @@
 #include "moku/core/json.h"
 #include "moku/eval/classical.h"
 #include "moku/search/vcf.h"
+#include "test_util.h"
 
 using namespace moku;
 using namespace moku::game;
 
 namespace {
 
+// The VCF puzzles of the test data: the project's own and quintet's.
 std::vector<Board> vcfPuzzles() {
     std::vector<Board> out;
-    for (const char* file : {"/testdata/vcf_mintaka.jsonl", "/testdata/mate_quintet.jsonl"}) {
-        std::ifstream in(std::string(MOKU_SHARED_DIR) + file);
-        std::string line;
-        while (std::getline(in, line)) {
-            if (line.empty()) continue;
-            Json c = Json::parse(line);
-            if (c.contains("kind") && c["kind"].asString() != "VCF") continue;
-            std::string who =
-                c.contains("to_move") ? c["to_move"].asString() : c["attacker"].asString();
-            const Json& rows = c["board"];
-            Board b(15, 15, Rule::RENJU);
-            for (int y = 0; y < 15; y++)
-                for (int x = 0; x < 15; x++) {
-                    char ch = rows[y].asString()[x];
-                    if (ch == 'X') b.move(Pos(x, y), BLACK);
-                    if (ch == 'O') b.move(Pos(x, y), WHITE);
-                }
-            Color side = who == "black" ? BLACK : WHITE;
-            if (b.sideToMove() != side) b.move(POS_PASS, ~side);
-            out.push_back(b);
-        }
-    }
+    for (const Json& c : test::readJsonLines("vcf_moku.jsonl"))
+        out.push_back(test::boardFromDiagram(c["board"], *ruleFromName(c["rule"].asString()),
+                                             c["to_move"].asString() == "black" ? BLACK : WHITE));
+    for (const Json& c : test::readJsonLines("mate_quintet.jsonl"))
+        if (c["kind"].asString() == "VCF")
+            out.push_back(test::boardFromDiagram(
+                c["board"], Rule::RENJU, c["attacker"].asString() == "black" ? BLACK : WHITE));
     return out;
 }
 
@@ -58,6 +44,10 @@ void BM_VcfPuzzles(benchmark::State& state) {
 // One solve per puzzle, to see the slowest.
 void BM_VcfPuzzle(benchmark::State& state) {
     static std::vector<Board> puzzles = vcfPuzzles();
+    if (size_t(state.range(0)) >= puzzles.size()) {
+        state.SkipWithError("no such puzzle");
+        return;
+    }
     const Board& b = puzzles[size_t(state.range(0))];
     for (auto _ : state) benchmark::DoNotOptimize(search::solveVcf(b).win);
 }
@@ -99,7 +89,7 @@ void BM_SearchBench(benchmark::State& state) {
 } // namespace
 
 BENCHMARK(BM_VcfPuzzles)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_VcfPuzzle)->DenseRange(0, 14)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_VcfPuzzle)->DenseRange(0, 22)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ClassicalEvaluate);
 BENCHMARK(BM_ClassicalEvaluateSlow);
 BENCHMARK(BM_MoveUndoWithEval15);

@@ -31,14 +31,16 @@ install_missing() {
 TIMED='SearchTime|ProtocolStress|ProtocolBinary|NnueSearch|EngineThink|Smp|Memory'
 
 # suite DIR [ctest options...]: the untimed tests in parallel, then the timed ones serially.
+# A selection that finds no test is an error (a build without the tests must not pass).
 suite() {
     local dir=$1
     shift
-    ctest --test-dir "$dir" --output-on-failure -j"$JOBS" -E "$TIMED" "$@"
-    ctest --test-dir "$dir" --output-on-failure -R "$TIMED" "$@"
+    ctest --test-dir "$dir" --output-on-failure --no-tests=error -j"$JOBS" -E "$TIMED" "$@"
+    ctest --test-dir "$dir" --output-on-failure --no-tests=error -R "$TIMED" "$@"
 }
 
-# build DIR [cmake options...]: configure and build, all output on stderr.
+# build DIR [cmake options...]: configure and build, all output on stderr. Callers set
+# MOKU_TESTS and MOKU_BENCH explicitly: a build folder's cache keeps the last values given.
 build() {
     local dir=$1
     shift
@@ -56,21 +58,23 @@ test)
     install_missing "${BUILD_PKGS[@]}" "${TEST_PKGS[@]}"
     start=$SECONDS
     echo "== Release build and full test suite" >&2
-    build build -DCMAKE_BUILD_TYPE=Release
+    build build -DCMAKE_BUILD_TYPE=Release -DMOKU_TESTS=ON -DMOKU_BENCH=ON
     suite build -LE stress
     echo "== 200 fast games through the protocol, and 100 with two search threads" >&2
-    ctest --test-dir build --output-on-failure -L stress
+    ctest --test-dir build --output-on-failure --no-tests=error -L stress
     echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and test suite" >&2
-    build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOKU_SANITIZE=ON -DMOKU_BENCH=OFF
+    build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOKU_SANITIZE=ON -DMOKU_TESTS=ON \
+        -DMOKU_BENCH=OFF
     ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         suite build-asan -LE release_only
     echo "== ThreadSanitizer build: the Lazy SMP tests" >&2
-    build build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOKU_TSAN=ON -DMOKU_BENCH=OFF
+    build build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMOKU_TSAN=ON -DMOKU_TESTS=ON \
+        -DMOKU_BENCH=OFF
     build-tsan/moku_tests --gtest_filter='Smp*'
     echo "== Windows x64 cross build" >&2
     scripts/mingw-lz4.sh build-win-deps
     build build-win -DCMAKE_BUILD_TYPE=Release -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
-        -DMOKU_MINGW_PREFIX="$ROOT/build-win-deps"
+        -DMOKU_MINGW_PREFIX="$ROOT/build-win-deps" -DMOKU_TESTS=OFF -DMOKU_BENCH=OFF
     ls -l build-win/pbrain-moku.exe >&2
     command -v wine >/dev/null 2>&1 || install_missing wine wine64 || true
     if command -v wine >/dev/null 2>&1; then

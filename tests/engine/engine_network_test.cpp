@@ -16,7 +16,7 @@ using namespace moku::engine;
 
 namespace {
 
-const std::string NET = test::sharedPath("reference/mix9svq/synthetic-freestyle.bin.lz4");
+const std::string NET = test::dataPath("mix9svq/synthetic-freestyle.bin.lz4");
 
 // One notice containing every fragment; the notices are consumed.
 bool noticeHas(Engine& e, std::initializer_list<const char*> fragments) {

@@ -26,7 +26,7 @@ using namespace moku::eval;
 
 namespace {
 
-const std::string REF_DIR = std::string(MOKU_SHARED_DIR) + "/reference/mix9svq/";
+const std::string REF_DIR = std::string(MOKU_TEST_DATA_DIR) + "/mix9svq/";
 const std::string NET_PATH = REF_DIR + "synthetic-freestyle.bin.lz4";
 
 const std::shared_ptr<const Mix9Weights>& synthetic() {

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <random>
-#include <set>
 
+#include "game/renju_reference.h"
 #include "moku/game/board.h"
 #include "test_util.h"
 
@@ -151,44 +151,11 @@ TEST(Board, WinnerIsDetected) {
     EXPECT_EQ(b.winner(), EMPTY);
 }
 
-// Every forbidden map and point query of the third-party renju suites.
-TEST(Renju, ForbiddenPointsMatchTestData) {
-    int boards = 0, points = 0;
-    for (const char* file : {"testdata/renju_forbidden_mintaka.jsonl", "testdata/renju_forbidden_quintet.jsonl"}) {
-        for (const Json& c : test::readJsonLines(file)) {
-            Board b = test::boardFromDiagram(c["board"], Rule::RENJU);
-            std::string id = c["id"].asString();
-            if (c.contains("forbidden_all")) {
-                std::set<int> forbidden;
-                for (const Json& f : c["forbidden_all"].asArray())
-                    forbidden.insert(Pos(int(f[0].asInt()), int(f[1].asInt())).idx);
-                for (Pos p : b.emptyCells()) {
-                    EXPECT_EQ(b.isForbidden(p), forbidden.count(p.idx) > 0)
-                        << id << " at " << posToString(p) << "\n" << b.toString();
-                    points++;
-                }
-                boards++;
-            }
-            if (c.contains("queries")) {
-                for (const Json& q : c["queries"].asArray()) {
-                    Pos p(int(q[0].asInt()), int(q[1].asInt()));
-                    bool expect = q[2].asString() != "legal";
-                    EXPECT_EQ(b.isForbidden(p), expect) << id << " at " << posToString(p);
-                    points++;
-                }
-                boards++;
-            }
-            EXPECT_TRUE(b.checkConsistency().empty());
-        }
-    }
-    EXPECT_EQ(boards, 12 + 21);
-    EXPECT_GT(points, 1000);
-}
-
-// AlphaGomoku's expert cases: forbidden verdicts and the outcome of single moves per rule.
+// AlphaGomoku's expert cases: forbidden verdicts (also on the RIF reference checker) and the
+// outcome of single moves per rule.
 TEST(Rules, AlphaGomokuChecks) {
     int forbiddenChecks = 0, outcomeChecks = 0;
-    for (const Json& t : test::readJsonLines("testdata/rules_alphagomoku.jsonl")) {
+    for (const Json& t : test::readJsonLines("rules_alphagomoku.jsonl")) {
         for (const Json& c : t["checks"].asArray()) {
             Pos q(int(c["query"][0].asInt()), int(c["query"][1].asInt()));
             Color stone = c["stone"].asString() == "black" ? BLACK : WHITE;
@@ -197,6 +164,10 @@ TEST(Rules, AlphaGomokuChecks) {
                 Board b = test::boardFromDiagram(c["board"], Rule::RENJU);
                 bool forbidden = stone == BLACK && b.isForbidden(q);
                 EXPECT_EQ(forbidden, c["expect_forbidden"].asBool()) << where << "\n" << b.toString();
+                test::rif::Grid g(test::rowsOf(c["board"]));
+                EXPECT_EQ(stone == BLACK && test::rif::forbidden(g, q.x(), q.y()),
+                          c["expect_forbidden"].asBool())
+                    << "reference checker: " << where << "\n" << b.toString();
                 forbiddenChecks++;
             }
             if (c.contains("expect_outcome_after_move")) {

@@ -1,4 +1,5 @@
-// The pattern tables against a naive classifier written from shared/docs/patterns.md.
+// The pattern tables against a naive classifier written separately from the same recursive
+// definitions of the line patterns.
 #include <gtest/gtest.h>
 
 #include <string>

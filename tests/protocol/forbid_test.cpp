@@ -1,4 +1,4 @@
-// The third-party renju forbidden-point cases through the protocol: YXBOARD + YXSHOWFORBID.
+// The renju forbidden-point cases of tests/data through the protocol: YXBOARD + YXSHOWFORBID.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -60,8 +60,8 @@ void checkFile(const std::string& file) {
     EXPECT_GT(cases, 10);
 }
 
-TEST(ProtocolForbid, Mintaka) { checkFile("testdata/renju_forbidden_mintaka.jsonl"); }
-TEST(ProtocolForbid, Quintet) { checkFile("testdata/renju_forbidden_quintet.jsonl"); }
+TEST(ProtocolForbid, OwnForbiddenMaps) { checkFile("renju_forbidden_moku.jsonl"); }
+TEST(ProtocolForbid, Quintet) { checkFile("renju_forbidden_quintet.jsonl"); }
 
 // White to move: black's forbidden points are still reported (Yixin-Board shows them always).
 TEST(ProtocolForbid, WhateverSideToMove) {

@@ -1,6 +1,6 @@
 // Golden transcripts: whole sessions as Piskvork, the Gomocup referee, c-gomoku-cli and
-// Yixin-Board send them (modelled on ../shared/testdata/transcripts), played live: each command
-// is sent when the manager would send it and every reply line is compared.
+// Yixin-Board send them (modelled on sessions captured from those managers), played live: each
+// command is sent when the manager would send it and every reply line is compared.
 //
 // Script lines: "<- text" is sent; "-> text" must be the next reply (MESSAGE lines skipped
 // unless the expected line is one); "-> {move}" is any legal free point; "-> {a|b}" one of them.

@@ -1,5 +1,6 @@
 // The mix9svq NNUE evaluator: loader for the public weight files and an incremental, bit-exact
-// integer inference (see docs/mix9svq.md in the shared folder for the format and arithmetic).
+// integer inference. tests/data/mix9svq holds a synthetic weight file in the format and the
+// outputs the reference engine computes with it, which the tests match bit for bit.
 #pragma once
 
 #include <array>

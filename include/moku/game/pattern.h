@@ -1,6 +1,7 @@
 // Line patterns (per cell, colour and direction), their four-direction summary Pattern4, and
 // the pcode that numbers every unordered combination of four line patterns. All tables are
-// derived at start-up from the recursive definitions in shared/docs/patterns.md.
+// derived at start-up from recursive definitions of the patterns (the classifier in
+// src/game/pattern.cpp; tests/game/pattern_test.cpp checks them against a naive twin).
 #pragma once
 
 #include <array>
@@ -44,7 +45,8 @@ inline uint16_t pcodeOf(Pattern a, Pattern b, Pattern c, Pattern d) {
 // The four patterns of a pcode, weakest first.
 std::array<Pattern, 4> pcodePatterns(uint16_t pcode);
 
-// Pattern4 from four line patterns, as patterns.md orders the cases; renjuBlack adds FORBID.
+// Pattern4 from four line patterns: the strongest case that applies; renjuBlack adds FORBID
+// (a superset of the forbidden points, which Board::isForbidden decides).
 Pattern4 pattern4From(const std::array<Pattern, 4>& p, bool renjuBlack);
 
 struct PatternTables {

@@ -16,8 +16,9 @@ struct VcfResult {
     uint64_t nodes = 0;
 };
 
-// Does the side to move of `board` win by continuous fours within `maxAttackerMoves`
-// (including the final five)? Stops after `maxNodes` nodes (0 = no limit), returning no win.
+// Does the side to move of `board` win by continuous fours within `maxAttackerMoves` fours
+// (the final five is not counted: 1 = a four, the forced block, then the five)? Stops after
+// `maxNodes` nodes (0 = no limit), returning no win.
 VcfResult solveVcf(const game::Board& board, int maxAttackerMoves = 120, uint64_t maxNodes = 0);
 
 } // namespace moku::search
