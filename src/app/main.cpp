@@ -66,7 +66,7 @@ int bench(const moku::app::Config& config, const std::string& network,
         }
         std::cout << "network: " << network << " (" << moku::eval::simdName(pair.level) << ")\n";
     }
-    moku::app::runBench(std::cout, config.engine.threads, pair);
+    moku::app::runBench(std::cout, config.engine.threads, pair, true);
     return 0;
 }
 
