@@ -4,7 +4,6 @@
 // announced end must be true of the board. Plus the pure helpers behind it.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -31,22 +30,15 @@ struct Transcript {
 };
 
 // Runs `pbrain-moku play args` with the script as its whole input, then the end of the input.
-Transcript playScript(const std::vector<std::string>& args, const std::string& script,
-                      int timeoutMs = 60000) {
+Transcript playScript(const std::vector<std::string>& args, const std::string& script) {
     std::vector<std::string> all = {"play"};
     all.insert(all.end(), args.begin(), args.end());
     ChildEngine e(all);
     e.sendRaw(script);
     e.closeInput();
     Transcript t;
-    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
-    auto msLeft = [&] {
-        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-            end - std::chrono::steady_clock::now());
-        return std::max(1, int(ms.count()));
-    };
-    while (auto line = e.readLine(msLeft())) t.lines.push_back(*line);
-    t.status = e.waitExit(msLeft());
+    t.lines = e.readToEnd(60000);
+    t.status = e.waitExit(5000);
     return t;
 }
 

@@ -100,6 +100,18 @@ public:
             buffer_.append(buf, size_t(n));
         }
     }
+    // Every line up to the end of the output, or those that came within timeoutMs.
+    std::vector<std::string> readToEnd(int timeoutMs) {
+        auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+        std::vector<std::string> lines;
+        for (;;) {
+            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                end - std::chrono::steady_clock::now());
+            auto line = readLine(std::max(0, int(left.count())));
+            if (!line) return lines;
+            lines.push_back(std::move(*line));
+        }
+    }
     // The next line that is not MESSAGE/DEBUG.
     std::optional<std::string> reply(int timeoutMs) {
         auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
