@@ -63,12 +63,16 @@ void Session::onEof() {
 
 bool Session::waitFinished(int graceMs) {
     std::unique_lock lock(mutex_);
+    auto since = std::chrono::steady_clock::now(); // END, then each change of state
     for (;;) {
-        uint64_t seen = completed_;
-        if (cv_.wait_for(lock, std::chrono::milliseconds(graceMs),
-                         [&] { return finished_ || completed_ != seen; })) {
+        uint64_t seen = changes_;
+        // A search, cut short by END, has graceMs to return; other commands wait for neither
+        // input nor a clock, and get twenty times that as a backstop.
+        auto limit = std::chrono::milliseconds(busy_ != Busy::NONE ? graceMs : 20 * graceMs);
+        if (cv_.wait_until(lock, since + limit, [&] { return finished_ || changes_ != seen; })) {
             if (finished_) return true;
-            continue; // a queued command was answered: the next one gets its own grace
+            since = std::chrono::steady_clock::now();
+            continue;
         }
         lock.unlock();
         out_.close(); // no half line, nothing more, from a search that outlives the grace
@@ -90,7 +94,7 @@ void Session::run() {
     while (nextLine(line)) {
         dispatch(line);
         std::lock_guard lock(mutex_);
-        completed_++;
+        changes_++;
         cv_.notify_all();
     }
     std::lock_guard lock(mutex_);
@@ -146,6 +150,8 @@ void Session::dispatch(const std::string& line) {
 void Session::markBusy(Busy busy) {
     std::lock_guard lock(mutex_);
     busy_ = busy;
+    changes_++;
+    cv_.notify_all();
     // After END a search is only a legal move: stopped before it starts, it completes one
     // iteration.
     if (busy != Busy::NONE) ending_ ? engine_.stop() : engine_.clearStop();

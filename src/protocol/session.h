@@ -41,8 +41,9 @@ public:
     // Reader side. Returns false once the reader must stop (after END).
     bool onLine(const std::string& line);
     void onEof();
-    // After END: waits until run() has returned, granting each queued command graceMs to be
-    // answered. On time-out it closes the output (nothing more is printed) and returns false.
+    // After END: waits until run() has returned, granting each search graceMs to return (a
+    // backstop twenty times as long to the other commands). On time-out it closes the output
+    // (nothing more is printed) and returns false.
     bool waitFinished(int graceMs);
 
     // Command side: runs commands until the queue is empty after END or the end of the input.
@@ -61,7 +62,7 @@ private:
     bool eof_ = false;
     bool ending_ = false; // END was read: answer the queue with minimal searches, then return
     bool finished_ = false;
-    uint64_t completed_ = 0; // commands run so far (waitFinished's sign of progress)
+    uint64_t changes_ = 0; // searches started and ended, commands run (for waitFinished)
     Busy busy_ = Busy::NONE;
 
     bool nextLine(std::string& line);

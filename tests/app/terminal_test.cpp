@@ -87,8 +87,8 @@ TEST(Progress, BenchDrawsItOnATerminalOnly) {
     close(slave);
     close(out[1]);
 
-    std::string err = readUntil(master, "[1/12] free15-opening...", 20000);
-    std::string first = readUntil(out[0], "\n", 20000);
+    std::string err = readUntil(master, "[1/12] free15-opening...", 60000);
+    std::string first = readUntil(out[0], "\n", 60000);
     kill(pid, SIGKILL);
     waitpid(pid, nullptr, 0);
     close(master);

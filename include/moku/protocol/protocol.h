@@ -14,9 +14,10 @@ namespace moku::protocol {
 struct Options {
     engine::EngineOptions engine; // the starting options (configuration file, command line)
     eval::ClassicalConfig classical = eval::ClassicalConfig::defaults(); // [classical]
-    // After END, end the whole process (std::_Exit) when a command queued before END has not
-    // been answered within endGraceMs (searches are cut short, so only a stuck one takes that
-    // long); managers kill a brain that lingers (Piskvork after 700 ms). Off in tests.
+    // After END, end the whole process (std::_Exit) when a search running or queued before END
+    // has not returned within endGraceMs of END or of its start (they are cut short, so only a
+    // stuck one takes that long); managers kill a brain that lingers (Piskvork after 700 ms).
+    // Off in tests.
     bool exitOnEnd = false;
     int endGraceMs = 150;
     // Longer lines are cut to this many bytes (the rest is read and dropped).
