@@ -1,8 +1,12 @@
 # Runs `pbrain-moku bench` and checks that its node count equals the one recorded in
 # bench/bench.nodes. Invoked by ctest: cmake -DENGINE=... -DEXPECTED_FILE=... -P check_bench.cmake
-execute_process(COMMAND ${ENGINE} bench OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+execute_process(COMMAND ${ENGINE} bench OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "pbrain-moku bench exited with ${rc}\n${out}")
+    message(FATAL_ERROR "pbrain-moku bench exited with ${rc}\n${out}${err}")
+endif()
+# stderr is no terminal here: no progress line, nothing at all.
+if(NOT err STREQUAL "")
+    message(FATAL_ERROR "pbrain-moku bench wrote to stderr, which is not a terminal:\n${err}")
 endif()
 string(REGEX MATCH "bench: nodes=([0-9]+) nps=([0-9]+) time_ms=([0-9]+)\n?$" last "${out}")
 if(NOT last)

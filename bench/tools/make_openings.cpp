@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "moku/app/terminal.h"
 #include "moku/game/board.h"
 #include "moku/search/search.h"
 
@@ -75,8 +76,9 @@ int main(int argc, char** argv) {
     search::Searcher searcher;
     searcher.setHashSize(size_t(16) << 20);
     std::set<Stones> seen;
-    int kept = 0, tried = 0;
+    int kept = 0, tried = 0, searched = 0;
     const int c = size / 2;
+    app::Progress progress(count); // on stderr when it is a terminal; stdout is the openings
     while (kept < count && tried < count * 1000) {
         tried++;
         // 4 to 6 stones: 4 within two steps of the centre, more within three.
@@ -97,6 +99,7 @@ int main(int argc, char** argv) {
             b.move(p);
         }
         if (!legal) continue;
+        progress.update(kept, "kept, searching candidate " + std::to_string(++searched) + "...");
         int s1 = scoreAt(searcher, b, depth);
         if (std::abs(s1) > margin) continue;
         int s2 = scoreAt(searcher, b, depth + 1);
@@ -107,6 +110,8 @@ int main(int argc, char** argv) {
         std::fflush(stdout);
         kept++;
     }
+    progress.update(kept, "kept of " + std::to_string(searched) + " searched");
+    progress.finish();
     std::fprintf(stderr, "%d openings kept of %d tried\n", kept, tried);
     return kept == count ? 0 : 1;
 }

@@ -1,9 +1,11 @@
 #include "moku/app/bench.h"
 
 #include <chrono>
+#include <iostream>
 #include <string>
 #include <vector>
 
+#include "moku/app/terminal.h"
 #include "moku/game/board.h"
 #include "moku/search/search.h"
 
@@ -133,10 +135,14 @@ int64_t threadCpuMs() {
 
 } // namespace
 
-uint64_t runBench(std::ostream& out, int threads, const eval::NetworkPair& network) {
+uint64_t runBench(std::ostream& out, int threads, const eval::NetworkPair& network,
+                  bool progressOnTerminal) {
     uint64_t total = 0;
+    Progress progress(std::cerr, progressOnTerminal && isTerminal(stderr), int(POSITIONS.size()));
     auto start = std::chrono::steady_clock::now();
-    for (const BenchPosition& bp : POSITIONS) {
+    for (size_t i = 0; i < POSITIONS.size(); i++) {
+        const BenchPosition& bp = POSITIONS[i];
+        progress.update(int(i + 1), std::string(bp.name) + "...");
         game::Board b(bp.size, bp.size, bp.rule);
         for (auto [x, y] : bp.moves) b.move(Pos(x, y));
         // A fresh searcher per position: no hash or history carries over.
@@ -151,6 +157,7 @@ uint64_t runBench(std::ostream& out, int threads, const eval::NetworkPair& netwo
         search::SearchResult r = s.think(b, l);
         cpu = threadCpuMs() - cpu;
         total += r.nodes;
+        progress.clear(); // the result line takes its place
         // time_ms: the main thread's time to complete the depth (time to depth).
         out << bp.name << ": depth=" << r.depth << " move=" << posToString(r.bestMove)
             << " score=" << r.score << " nodes=" << r.nodes << " main_cpu_ms=" << cpu

@@ -1,4 +1,5 @@
-// pbrain-moku: protocol mode without arguments (what the managers start), plus sub-commands.
+// pbrain-moku: protocol mode without arguments (what the managers start), plus sub-commands
+// (bench, evaluate, play).
 // In protocol mode nothing may reach stdout before the first command: problems go to stderr.
 #include <cstdio>
 #include <exception>
@@ -12,6 +13,8 @@
 #include "moku/app/bench.h"
 #include "moku/app/config.h"
 #include "moku/app/evaluate.h"
+#include "moku/app/play.h"
+#include "moku/app/terminal.h"
 #include "moku/game/pattern.h"
 #include "moku/protocol/protocol.h"
 #include "moku/search/params_config.h"
@@ -29,7 +32,9 @@ const char* const USAGE_TAIL =
     "  bench [--network FILE]      search the bench positions, print nodes and speed (the\n"
     "                              signature is the count without a network)\n"
     "  evaluate --network FILE     network outputs for JSON-lines positions on stdin\n"
-    "  params                      the [search] table in effect, with each value's range\n";
+    "  params                      the [search] table in effect, with each value's range\n"
+    "  play [--rule R] [--size N] [--side black|white] [--time MS]\n"
+    "                              a game against Moku in the terminal (type help there)\n";
 
 int protocolMode(const moku::app::Config& config) {
 #ifdef _WIN32
@@ -69,8 +74,51 @@ int bench(const moku::app::Config& config, const std::string& network,
         }
         std::cout << "network: " << network << " (" << moku::eval::simdName(pair.level) << ")\n";
     }
-    moku::app::runBench(std::cout, config.engine.threads, pair);
+    moku::app::runBench(std::cout, config.engine.threads, pair, true);
     return 0;
+}
+
+// `play`: the options are checked here, where a bad one is a usage error (exit status 2).
+int play(const moku::app::Config& config, const cxxopts::ParseResult& args) {
+    moku::app::PlayOptions o;
+    if (args.count("rule")) {
+        std::string text = args["rule"].as<std::string>();
+        auto rule = moku::app::ruleFromOption(text);
+        if (!rule) {
+            std::cerr << "pbrain-moku: unknown --rule '" << text
+                      << "' (freestyle, standard, renju, caro, caro5, or 0, 1, 4, 8, 9)\n";
+            return 2;
+        }
+        o.rule = *rule;
+    }
+    if (args.count("size")) {
+        o.size = args["size"].as<int>();
+        if (o.size < moku::MIN_BOARD_SIZE || o.size > moku::MAX_BOARD_SIZE) {
+            std::cerr << "pbrain-moku: --size must lie in " << moku::MIN_BOARD_SIZE << ".."
+                      << moku::MAX_BOARD_SIZE << "\n";
+            return 2;
+        }
+    }
+    if (args.count("side")) {
+        std::string side = args["side"].as<std::string>();
+        if (side != "black" && side != "white") {
+            std::cerr << "pbrain-moku: --side is black or white, not '" << side << "'\n";
+            return 2;
+        }
+        o.human = side == "black" ? moku::BLACK : moku::WHITE;
+    }
+    if (args.count("time")) {
+        o.moveTimeMs = args["time"].as<int64_t>();
+        if (o.moveTimeMs < 0) {
+            std::cerr << "pbrain-moku: --time is a number of milliseconds (0 or more)\n";
+            return 2;
+        }
+    }
+    o.colour = moku::app::colourWanted(stdout);
+    o.echoInput = !moku::app::isTerminal(stdin); // a piped script reads as a transcript
+    moku::game::prebuildPatternTables();
+    return moku::app::runPlay(std::cin, std::cout, config.engine, config.classical, config.search,
+                              o);
 }
 
 } // namespace
@@ -89,10 +137,16 @@ int main(int argc, char** argv) {
         ("network-white", "renju network for white to move", cxxopts::value<std::string>())
         ("simd", "network kernel: auto, scalar, sse41, avx2, avx512, neon",
          cxxopts::value<std::string>())
+        ("rule", "play: freestyle, standard, renju, caro, caro5 or 0, 1, 4, 8, 9 (default "
+         "freestyle)", cxxopts::value<std::string>())
+        ("size", "play: board size 5..22 (default 15)", cxxopts::value<int>())
+        ("side", "play: your colour, black or white (default black)",
+         cxxopts::value<std::string>())
+        ("time", "play: Moku's milliseconds a move (default 1000)", cxxopts::value<int64_t>())
         ("command", "sub-command", cxxopts::value<std::string>());
     // clang-format on
     cli.parse_positional({"command"});
-    cli.positional_help("[bench | evaluate]");
+    cli.positional_help("[bench | evaluate | play]");
 
     cxxopts::ParseResult args;
     try {
@@ -160,6 +214,13 @@ int main(int argc, char** argv) {
     if (!networkWhite.empty()) config.engine.networks.renjuWhite = networkWhite;
 
     std::string command = args.count("command") ? args["command"].as<std::string>() : "";
+    if (command != "play")
+        for (const char* option : {"rule", "size", "side", "time"})
+            if (args.count(option)) {
+                std::cerr << "pbrain-moku: --" << option << " is an option of play\n";
+                return 2;
+            }
+    if (command == "play") return play(config, args);
     if (command.empty()) return protocolMode(config);
     if (command == "evaluate") {
         if (network.empty()) {

@@ -17,7 +17,7 @@ int runProtocol(std::istream& in, std::ostream& out, const Options& options) {
         while (lines.next(line)) {
             if (session.onLine(line)) continue;
             // END: the managers kill a brain that lingers; a search that does not return in
-            // time must not keep the process alive (output is already closed).
+            // time must not keep the process alive (waitFinished has closed the output).
             if (options.exitOnEnd && !session.waitFinished(options.endGraceMs)) std::_Exit(0);
             return;
         }

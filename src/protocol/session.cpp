@@ -1,5 +1,7 @@
 // The session core: the queue the reader fills, the urgent commands the reader handles itself
-// (END, YXSTOP, and any line while pondering), dispatch, and thinking.
+// (END, YXSTOP, and any line while pondering), dispatch, and thinking. END is urgent for what
+// follows it, which is never read, but the commands queued before it are answered in order,
+// their searches cut short.
 #include "session.h"
 
 #include <chrono>
@@ -34,9 +36,10 @@ bool Session::onLine(const std::string& line) {
     Command c = splitCommand(text.substr(0, 16));
     std::lock_guard lock(mutex_);
     if (c.word == "END") {
-        // Nothing may be printed after END, even a move that a finishing search produces.
-        quit_ = true;
-        out_.close();
+        // Urgent for what follows (the reader stops here), but what came before is answered:
+        // the running search stops at once with the best move so far, and every search still
+        // queued is cut to a minimal one (markBusy); then run() returns.
+        ending_ = true;
         engine_.stop();
         cv_.notify_all();
         return false;
@@ -61,26 +64,40 @@ void Session::onEof() {
 
 bool Session::waitFinished(int graceMs) {
     std::unique_lock lock(mutex_);
-    return cv_.wait_for(lock, std::chrono::milliseconds(graceMs), [&] { return finished_; });
+    auto since = std::chrono::steady_clock::now(); // END, then each change of state
+    for (;;) {
+        uint64_t seen = changes_;
+        // A search, cut short by END, has graceMs to return; other commands wait for neither
+        // input nor a clock, and get twenty times that as a backstop.
+        auto limit = std::chrono::milliseconds(busy_ != Busy::NONE ? graceMs : 20 * graceMs);
+        if (cv_.wait_until(lock, since + limit, [&] { return finished_ || changes_ != seen; })) {
+            if (finished_) return true;
+            since = std::chrono::steady_clock::now();
+            continue;
+        }
+        lock.unlock();
+        out_.close(); // no half line, nothing more, from a search that outlives the grace
+        return false;
+    }
 }
 
 bool Session::nextLine(std::string& line) {
     std::unique_lock lock(mutex_);
-    cv_.wait(lock, [&] { return quit_ || eof_ || !queue_.empty(); });
-    if (quit_ || queue_.empty()) return false;
+    cv_.wait(lock, [&] { return ending_ || eof_ || !queue_.empty(); });
+    if (queue_.empty()) return false; // after END or at the end of the input
     line = std::move(queue_.front());
     queue_.pop_front();
     return true;
 }
 
-bool Session::quitting() {
-    std::lock_guard lock(mutex_);
-    return quit_;
-}
-
 void Session::run() {
     std::string line;
-    while (nextLine(line)) dispatch(line);
+    while (nextLine(line)) {
+        dispatch(line);
+        std::lock_guard lock(mutex_);
+        changes_++;
+        cv_.notify_all();
+    }
     std::lock_guard lock(mutex_);
     finished_ = true;
     cv_.notify_all();
@@ -134,7 +151,11 @@ void Session::dispatch(const std::string& line) {
 void Session::markBusy(Busy busy) {
     std::lock_guard lock(mutex_);
     busy_ = busy;
-    if (busy != Busy::NONE) engine_.clearStop();
+    changes_++;
+    cv_.notify_all();
+    // After END a search is only a legal move: stopped before it starts, it completes one
+    // iteration.
+    if (busy != Busy::NONE) ending_ ? engine_.stop() : engine_.clearStop();
 }
 
 void Session::reportIteration(const search::IterationInfo& info, bool multiPV) {
@@ -167,7 +188,7 @@ void Session::maybePonder() {
     {
         // Only when nothing is waiting: a queued command would otherwise wait for a stop.
         std::lock_guard lock(mutex_);
-        if (quit_ || eof_ || !queue_.empty()) return;
+        if (ending_ || eof_ || !queue_.empty()) return;
         busy_ = Busy::PONDER;
         engine_.clearStop();
     }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <ostream>
@@ -40,10 +41,12 @@ public:
     // Reader side. Returns false once the reader must stop (after END).
     bool onLine(const std::string& line);
     void onEof();
-    // Waits (at most graceMs) until run() has returned; false on time-out.
+    // After END: waits until run() has returned, granting each search graceMs to return (a
+    // backstop twenty times as long to the other commands). On time-out it closes the output
+    // (nothing more is printed) and returns false.
     bool waitFinished(int graceMs);
 
-    // Command side: runs commands until END or the end of the input.
+    // Command side: runs commands until the queue is empty after END or the end of the input.
     void run();
 
 private:
@@ -57,12 +60,12 @@ private:
     std::condition_variable cv_;
     std::deque<std::string> queue_;
     bool eof_ = false;
-    bool quit_ = false;
+    bool ending_ = false; // END was read: answer the queue with minimal searches, then return
     bool finished_ = false;
+    uint64_t changes_ = 0; // searches started and ended, commands run (for waitFinished)
     Busy busy_ = Busy::NONE;
 
     bool nextLine(std::string& line);
-    bool quitting();
     void dispatch(const std::string& line);
     void message(const std::string& text) { out_.line("MESSAGE " + text); }
     void error(const std::string& text) { out_.line("ERROR " + text); }
@@ -71,7 +74,7 @@ private:
         for (const std::string& n : engine_.takeNotices()) message(n);
     }
 
-    // Thinking with the reader able to stop it; `answer` prints the result unless END came.
+    // Thinking with the reader able to stop it (YXSTOP, END), then the move.
     void think(bool playMove);
     void reportIteration(const search::IterationInfo& info, bool multiPV);
     void maybePonder();

@@ -8,6 +8,7 @@
 
 #include "child_process.h"
 #include "moku/protocol/format.h"
+#include "protocol_harness.h"
 
 using namespace moku;
 using moku::test::ChildEngine;
@@ -84,7 +85,8 @@ TEST(ProtocolBinary, EofExitsCleanly) {
     EXPECT_EQ(e.waitExit(2000), 0);
 }
 
-// END in the middle of a long search: the process is gone within 200 ms and says nothing more.
+// END in the middle of a long search: the process is gone within 200 ms, after answering the
+// BOARD it was thinking about with the best move so far.
 TEST(ProtocolBinary, EndDuringSearchExitsWithin200ms) {
     ChildEngine e;
     e.send("START 15");
@@ -104,7 +106,11 @@ TEST(ProtocolBinary, EndDuringSearchExitsWithin200ms) {
                   .count();
     EXPECT_EQ(status, 0);
     EXPECT_LE(ms, 200 * test::SANITIZER_SLOWDOWN);
-    while (auto line = e.readLine(10)) EXPECT_EQ(line->rfind("MESSAGE ", 0), 0u) << *line;
+    std::vector<std::string> moves;
+    while (auto line = e.reply(10)) moves.push_back(*line);
+    ASSERT_EQ(moves.size(), 1u) << ::testing::PrintToString(moves);
+    EXPECT_TRUE(test::isMoveReply(moves[0], 15, 15)) << moves[0];
+    EXPECT_TRUE(moves[0] != "7,7" && moves[0] != "8,8") << moves[0];
 }
 
 } // namespace

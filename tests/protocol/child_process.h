@@ -28,7 +28,7 @@ constexpr int SANITIZER_SLOWDOWN = 1;
 
 class ChildEngine {
 public:
-    // Starts the engine with `args`; stderr goes to a pipe too when captureStderr.
+    // Starts the engine with `args` (stderr stays the test's).
     explicit ChildEngine(const std::vector<std::string>& args = {}, const char* cwd = nullptr) {
         int in[2], out[2];
         if (pipe(in) || pipe(out)) throw std::runtime_error("pipe");
@@ -71,9 +71,10 @@ public:
         if (toChild_ >= 0) close(toChild_);
         toChild_ = -1;
     }
-    void send(const std::string& line) {
-        std::string s = line + "\r\n";
-        if (write(toChild_, s.data(), s.size()) != ssize_t(s.size()))
+    void send(const std::string& line) { sendRaw(line + "\r\n"); }
+    // Bytes as they are (a script's whole input at once, say).
+    void sendRaw(const std::string& bytes) {
+        if (write(toChild_, bytes.data(), bytes.size()) != ssize_t(bytes.size()))
             throw std::runtime_error("write");
     }
     // The next line, or nullopt after timeoutMs.
@@ -97,6 +98,18 @@ public:
             ssize_t n = read(fromChild_, buf, sizeof buf);
             if (n <= 0) return std::nullopt;
             buffer_.append(buf, size_t(n));
+        }
+    }
+    // Every line up to the end of the output, or those that came within timeoutMs.
+    std::vector<std::string> readToEnd(int timeoutMs) {
+        auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+        std::vector<std::string> lines;
+        for (;;) {
+            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                end - std::chrono::steady_clock::now());
+            auto line = readLine(std::max(0, int(left.count())));
+            if (!line) return lines;
+            lines.push_back(std::move(*line));
         }
     }
     // The next line that is not MESSAGE/DEBUG.

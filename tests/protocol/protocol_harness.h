@@ -174,6 +174,13 @@ inline std::vector<std::string> replies(const std::vector<std::string>& lines) {
     return out;
 }
 
+// Whether `got` is one of the alternatives of a "{a|b|c}" pattern.
+inline bool isOneOf(const std::string& got, std::string pattern) {
+    if (pattern.size() < 2) return false;
+    pattern.front() = pattern.back() = '|';
+    return pattern.find("|" + got + "|") != std::string::npos;
+}
+
 inline bool isMoveReply(const std::string& s, int width = 22, int height = 22) {
     int x = -1, y = -1;
     char tail = 0;

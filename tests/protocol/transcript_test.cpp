@@ -51,10 +51,7 @@ void play(const std::vector<std::string>& script) {
             EXPECT_TRUE(isMoveReply(*got)) << *got;
             EXPECT_EQ(taken.count(*got), 0u) << "occupied: " << *got;
         } else if (text.front() == '{') {
-            std::string alts = text;
-            alts.front() = alts.back() = '|';
-            std::string want = std::string(1, '|').append(*got).append(1, '|');
-            EXPECT_NE(alts.find(want), std::string::npos) << *got << " not in " << text;
+            EXPECT_TRUE(isOneOf(*got, text)) << *got << " not in " << text;
         } else {
             EXPECT_EQ(*got, text);
         }
@@ -159,7 +156,7 @@ TEST(ProtocolTranscript, LineEndings) {
     EXPECT_TRUE(isMoveReply(s.reply().value_or("")));
 }
 
-TEST(ProtocolTranscript, EndExitsPromptlyAndSilently) {
+TEST(ProtocolTranscript, EndExitsPromptlyAfterAnswering) {
     LiveSession s;
     s.send("START 15");
     EXPECT_EQ(s.reply(), "OK");
@@ -171,10 +168,10 @@ TEST(ProtocolTranscript, EndExitsPromptlyAndSilently) {
     s.send("END");
     ASSERT_TRUE(s.waitDone(200 * SLOW));
     EXPECT_LT(Clock::now() - sent, std::chrono::milliseconds(200 * SLOW));
-    // At most the move of a search that finished before END arrived.
+    // BEGIN came before END: it is answered (the opening move needs no search), once.
     int moves = 0;
     while (auto l = s.read(10)) moves += isMoveReply(*l);
-    EXPECT_LE(moves, 1);
+    EXPECT_EQ(moves, 1);
 }
 
 TEST(ProtocolTranscript, EndWhilePondering) {

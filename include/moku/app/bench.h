@@ -13,7 +13,10 @@ namespace moku::app {
 // `bench: nodes=<N> nps=<X> time_ms=<T>`. Returns the total node count of all threads: exact
 // with one thread (the signature), varying from run to run with more (Lazy SMP). With a
 // network, the positions it covers are searched with it (marked `nnue` on their lines): the
-// node count then differs from the signature, which is always taken without a network.
-uint64_t runBench(std::ostream& out, int threads = 1, const eval::NetworkPair& network = {});
+// node count then differs from the signature, which is always taken without a network. With
+// progressOnTerminal, a progress line on stderr, when it is a terminal, names the position
+// being searched.
+uint64_t runBench(std::ostream& out, int threads = 1, const eval::NetworkPair& network = {},
+                  bool progressOnTerminal = false);
 
 } // namespace moku::app

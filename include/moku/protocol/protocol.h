@@ -15,8 +15,10 @@ struct Options {
     engine::EngineOptions engine; // the starting options (configuration file, command line)
     eval::ClassicalConfig classical = eval::ClassicalConfig::defaults(); // [classical]
     search::SearchParams search; // [search]
-    // After END, end the whole process (std::_Exit) if the search has not returned within
-    // endGraceMs; managers kill a brain that lingers (Piskvork after 700 ms). Off in tests.
+    // After END, end the whole process (std::_Exit) when a search running or queued before END
+    // has not returned within endGraceMs of END or of its start (they are cut short, so only a
+    // stuck one takes that long); managers kill a brain that lingers (Piskvork after 700 ms).
+    // Off in tests.
     bool exitOnEnd = false;
     int endGraceMs = 150;
     // Longer lines are cut to this many bytes (the rest is read and dropped).
@@ -24,7 +26,10 @@ struct Options {
 };
 
 // Runs the protocol until END or the end of the input; returns the process exit status (0).
-// Prints nothing before the first command and nothing after END.
+// Prints nothing before the first command. END is urgent: nothing after it is read, and a
+// search running or queued before it is cut short (the best move so far, or the move of a
+// minimal search), but every command before it is answered, in order, so that a script piping
+// its commands and END gets its answers.
 int runProtocol(std::istream& in, std::ostream& out, const Options& options);
 
 } // namespace moku::protocol
