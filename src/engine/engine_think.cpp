@@ -17,6 +17,7 @@ Limits Engine::limits(int multiPV) const {
     l.maxDepth = options_.maxDepth;
     l.maxNodes = options_.maxNodes;
     l.multiPV = std::max(1, multiPV);
+    l.turnStart = turnStart_;
     return l;
 }
 

@@ -50,7 +50,7 @@ bool Session::onLine(const std::string& line) {
         return true;
     }
     if (busy_ == Busy::PONDER) engine_.stop(); // the opponent has moved (or wants something)
-    queue_.push_back(line);
+    queue_.push_back({line, std::chrono::steady_clock::now()});
     cv_.notify_all();
     return true;
 }
@@ -81,18 +81,23 @@ bool Session::waitFinished(int graceMs) {
     }
 }
 
-bool Session::nextLine(std::string& line) {
+bool Session::nextLine(std::string& line, std::chrono::steady_clock::time_point* received) {
     std::unique_lock lock(mutex_);
     cv_.wait(lock, [&] { return ending_ || eof_ || !queue_.empty(); });
     if (queue_.empty()) return false; // after END or at the end of the input
-    line = std::move(queue_.front());
+    line = std::move(queue_.front().line);
+    if (received) *received = queue_.front().received;
     queue_.pop_front();
     return true;
 }
 
 void Session::run() {
     std::string line;
-    while (nextLine(line)) {
+    std::chrono::steady_clock::time_point received;
+    while (nextLine(line, &received)) {
+        // A move's time counts from the manager's command, even when an earlier command (a
+        // rule's tables being built, say) kept it waiting in the queue.
+        engine_.startTurnClock(received);
         dispatch(line);
         std::lock_guard lock(mutex_);
         changes_++;

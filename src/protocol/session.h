@@ -6,6 +6,7 @@
 // commands_yixin.cpp (the YX* commands), protocol.cpp (runProtocol: the threads).
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -58,14 +59,19 @@ private:
 
     std::mutex mutex_;
     std::condition_variable cv_;
-    std::deque<std::string> queue_;
+    struct Queued {
+        std::string line;
+        std::chrono::steady_clock::time_point received; // a move's time counts from here
+    };
+    std::deque<Queued> queue_;
     bool eof_ = false;
     bool ending_ = false; // END was read: answer the queue with minimal searches, then return
     bool finished_ = false;
     uint64_t changes_ = 0; // searches started and ended, commands run (for waitFinished)
     Busy busy_ = Busy::NONE;
 
-    bool nextLine(std::string& line);
+    // The next command line read (and when it was read, where `received` is given).
+    bool nextLine(std::string& line, std::chrono::steady_clock::time_point* received = nullptr);
     void dispatch(const std::string& line);
     void message(const std::string& text) { out_.line("MESSAGE " + text); }
     void error(const std::string& text) { out_.line("ERROR " + text); }

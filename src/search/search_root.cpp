@@ -55,7 +55,7 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
                              const std::function<void()>& startHelpers) {
     limits_ = limits;
     int empty = board.width() * board.height() - board.stoneCount();
-    time_.start(limits.time, empty, limits.infinite);
+    time_.start(limits.time, empty, limits.infinite, limits.turnStart);
     timeLimited_ = !limits.infinite && time_.budget().limited;
     tt_.newSearch();
     resetForSearch();

@@ -41,8 +41,9 @@ TimeBudget computeBudget(const TimeControl& tc, int emptyCells) {
     return b;
 }
 
-void TimeManager::start(const TimeControl& tc, int emptyCells, bool infinite) {
-    start_ = Clock::now();
+void TimeManager::start(const TimeControl& tc, int emptyCells, bool infinite,
+                        Clock::time_point turnStart) {
+    start_ = turnStart == Clock::time_point{} ? Clock::now() : std::min(turnStart, Clock::now());
     budget_ = infinite ? TimeBudget{UNLIMITED, UNLIMITED, false} : computeBudget(tc, emptyCells);
     instability_ = 0;
     stableIterations_ = 0;

@@ -113,4 +113,33 @@ TEST(ProtocolBinary, EndDuringSearchExitsWithin200ms) {
     EXPECT_TRUE(moves[0] != "7,7" && moves[0] != "8,8") << moves[0];
 }
 
+// A fresh process asked for a renju move right after START: the rule's tables are still being
+// built in the background, and that wait is paid from the same turn, not added to it. The turn
+// time counts from the command that asks for the move.
+TEST(ProtocolBinary, TurnTimeCountsFromTheCommand) {
+    for (const char* rule : {"4", "1", "0"}) {
+        ChildEngine e;
+        e.send("START 15");
+        EXPECT_EQ(e.readLine(5000), "OK");
+        e.send(std::string("INFO rule ") + rule);
+        e.send("INFO timeout_turn 400");
+        e.send("INFO timeout_match 0");
+        auto sent = std::chrono::steady_clock::now();
+        e.send("BOARD");
+        e.send("7,7,2");
+        e.send("8,8,1");
+        e.send("7,9,2");
+        e.send("DONE");
+        auto move = e.reply(5000);
+        auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - sent)
+                      .count();
+        ASSERT_TRUE(move.has_value()) << rule;
+        EXPECT_TRUE(test::isMoveReply(*move, 15, 15)) << *move;
+        EXPECT_LE(ms, 400 * test::SANITIZER_SLOWDOWN) << "rule " << rule;
+        e.send("END");
+        EXPECT_EQ(e.waitExit(2000), 0);
+    }
+}
+
 } // namespace

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -43,19 +44,19 @@ struct NetworkFiles {
 
 // Everything a manager or the configuration file can set. Defaults equal configs/config.toml.
 struct EngineOptions {
-    search::TimeControl time;    // INFO timeout_turn / timeout_match / time_left / time_increment
-    int64_t maxMemoryBytes = 0;  // INFO max_memory; 0 = no limit
-    int threads = 1;             // INFO thread_num
-    int64_t hashKiB = 0;         // INFO hash_size; 0 = sized from max_memory
-    int maxDepth = 0;            // INFO max_depth; 0 = no limit
-    uint64_t maxNodes = 0;       // INFO max_node; 0 = no limit
-    int cautionFactor = 0;       // INFO caution_factor (Yixin-Board: 0..4), kept for the search
-    int strength = 100;          // INFO strength (percent), kept for the search
-    int showDetail = 0;          // INFO show_detail: nonzero adds Yixin-Board realtime lines
-    bool pondering = false;      // INFO pondering: think on the opponent's time
-    int gameType = 0;            // INFO game_type
-    std::string folder;          // INFO folder: where persistent files may go
-    NetworkFiles networks;       // [nnue], --network / --network-white
+    search::TimeControl time;   // INFO timeout_turn / timeout_match / time_left / time_increment
+    int64_t maxMemoryBytes = 0; // INFO max_memory; 0 = no limit
+    int threads = 1;            // INFO thread_num
+    int64_t hashKiB = 0;        // INFO hash_size; 0 = sized from max_memory
+    int maxDepth = 0;           // INFO max_depth; 0 = no limit
+    uint64_t maxNodes = 0;      // INFO max_node; 0 = no limit
+    int cautionFactor = 0;      // INFO caution_factor (Yixin-Board: 0..4), kept for the search
+    int strength = 100;         // INFO strength (percent), kept for the search
+    int showDetail = 0;         // INFO show_detail: nonzero adds Yixin-Board realtime lines
+    bool pondering = false;     // INFO pondering: think on the opponent's time
+    int gameType = 0;           // INFO game_type
+    std::string folder;         // INFO folder: where persistent files may go
+    NetworkFiles networks;      // [nnue], --network / --network-white
     std::optional<eval::SimdLevel> simd; // [nnue] simd, --simd, INFO simd; none = the best
 };
 
@@ -139,6 +140,9 @@ public:
     void ponder();
     // Makes a running or just-starting search return as soon as possible. Thread-safe.
     void stop();
+    // The manager's command for a move arrived at `t`: the next searches count their time
+    // from there (the protocol session calls it for every command it executes).
+    void startTurnClock(std::chrono::steady_clock::time_point t) { turnStart_ = t; }
     // Forgets a stop() that was meant for an earlier search. Call before a new search starts.
     void clearStop();
     void clearHash(); // empty the transposition table (YXHASHCLEAR)
@@ -184,6 +188,7 @@ private:
     EngineOptions options_;
     search::Searcher searcher_;
     std::atomic<bool> stopRequested_{false};
+    std::chrono::steady_clock::time_point turnStart_{}; // see startTurnClock
     eval::NetworkPair network_; // what the searcher was given; empty = classical
     std::string networkKey_;    // the rule, size and options network_ was chosen for
     std::string networkStatus_; // the last notice, so that an unchanged choice stays quiet
@@ -194,7 +199,6 @@ private:
     search::MemoryPlan plan_;
     std::function<void(const std::string&)> noteSink_;
     std::string pendingNote_;
-
 
     void rebuild();
     search::Limits limits(int multiPV) const;

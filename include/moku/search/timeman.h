@@ -24,7 +24,9 @@ TimeBudget computeBudget(const TimeControl& tc, int emptyCells);
 
 class TimeManager {
 public:
-    void start(const TimeControl& tc, int emptyCells, bool infinite);
+    // `turnStart`: when the turn began (a default time point: now).
+    void start(const TimeControl& tc, int emptyCells, bool infinite,
+               std::chrono::steady_clock::time_point turnStart = {});
     int64_t elapsedMs() const {
         return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start_).count();
     }

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""How much of its turn time the engine uses: for the first N balanced openings, a fresh engine
+gets the position with BOARD under `INFO timeout_turn T` and the time to its move is measured.
+
+    scripts/timeuse.py [--engine build/pbrain-moku] [--turn 500] [--count 20] [--rule 0]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from match import ROOT, default_openings  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default=os.path.join(ROOT, "build", "pbrain-moku"))
+    ap.add_argument("--turn", type=int, default=500, help="timeout_turn in ms")
+    ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--rule", type=int, default=0)
+    ap.add_argument("--size", type=int, default=15)
+    ap.add_argument("--openings")
+    args = ap.parse_args()
+    openings = args.openings or default_openings(args.rule, args.size)
+    if not openings:
+        ap.error("no openings file: give --openings")
+    used = []
+    for line in open(openings).read().split()[: args.count]:
+        moves = [(ord(a) - 97, int(b) - 1) for a, b in re.findall(r"([a-v])(\d+)", line)]
+        p = subprocess.Popen(args.engine.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        p.stdin.write(f"START {args.size}\nINFO rule {args.rule}\nINFO timeout_turn {args.turn}\nINFO timeout_match 0\n")
+        p.stdin.flush()
+        if p.stdout.readline().strip() != "OK":
+            sys.exit("the engine did not answer START with OK")
+        # BOARD: 1 marks the stones of the side to move, 2 the opponent's; black moved first.
+        body = "".join(f"{x},{y},{1 if i % 2 == len(moves) % 2 else 2}\n" for i, (x, y) in enumerate(moves))
+        start = time.monotonic()
+        p.stdin.write("BOARD\n" + body + "DONE\n")
+        p.stdin.flush()
+        while p.stdout.readline().startswith("MESSAGE"):
+            pass
+        used.append((time.monotonic() - start) * 1000)
+        p.stdin.write("END\n")
+        p.stdin.flush()
+        p.wait()
+    mean = sum(used) / len(used)
+    print(f"turn {args.turn} ms, {len(used)} positions: mean {mean:.0f} ms ({100 * mean / args.turn:.0f} %), "
+          f"min {min(used):.0f} ms, max {max(used):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
