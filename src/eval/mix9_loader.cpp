@@ -22,7 +22,7 @@ namespace {
 
 using namespace mix9;
 
-constexpr size_t MAX_DECOMPRESSED = 64u << 20;  // refuse anything far larger than a network
+constexpr size_t MAX_DECOMPRESSED = 64u << 20; // refuse anything far larger than a network
 constexpr size_t CODEBOOK_BYTES = size_t(CODEBOOK_ROWS) * 64 * 10 / 8;
 
 // Every array of a network, 64-byte aligned, freed together.
@@ -31,8 +31,7 @@ public:
     ~Storage() {
         for (void* p : blocks_) ::operator delete(p, std::align_val_t(64));
     }
-    template <class T>
-    T* alloc(size_t count) {
+    template <class T> T* alloc(size_t count) {
         size_t bytes = (count * sizeof(T) + 63) / 64 * 64;
         void* p = ::operator new(bytes, std::align_val_t(64));
         blocks_.push_back(p);
@@ -48,8 +47,7 @@ private:
 class Reader {
 public:
     explicit Reader(const uint8_t* p) : p_(p) {}
-    template <class T>
-    T get() {
+    template <class T> T get() {
         T v;
         std::memcpy(&v, p_, sizeof v);
         p_ += sizeof v;
@@ -244,14 +242,18 @@ LoadResult checkCoverage(LoadResult res, Rule rule, int boardSize) {
     return res;
 }
 
-}  // namespace
+} // namespace
 
 bool Mix9Weights::supportsRule(Rule r) const {
     switch (r) {
-    case Rule::FREESTYLE: return ruleMask & 1;
-    case Rule::STANDARD: return ruleMask & 2;
-    case Rule::RENJU: return ruleMask & 4;
-    default: return false;
+    case Rule::FREESTYLE:
+        return ruleMask & 1;
+    case Rule::STANDARD:
+        return ruleMask & 2;
+    case Rule::RENJU:
+        return ruleMask & 4;
+    default:
+        return false;
     }
 }
 
@@ -282,4 +284,4 @@ LoadResult loadMix9(const std::string& path, Rule rule, int boardSize) {
     return checkCoverage(loadMix9(path), rule, boardSize);
 }
 
-}  // namespace moku::eval
+} // namespace moku::eval

@@ -9,16 +9,16 @@
 namespace moku::game {
 
 const char* patternName(Pattern p) {
-    static const char* names[PATTERN_NB] = {"DEAD", "OL",  "B1",  "F1", "B2", "F2", "F2A", "F2B",
-                                            "B3",   "B3S", "F3",  "F3S", "B4", "B4S", "F4", "F5"};
+    static const char* names[PATTERN_NB] = {"DEAD", "OL",  "B1", "F1",  "B2", "F2",  "F2A", "F2B",
+                                            "B3",   "B3S", "F3", "F3S", "B4", "B4S", "F4",  "F5"};
     return p < PATTERN_NB ? names[p] : "?";
 }
 
 const char* pattern4Name(Pattern4 p) {
     static const char* names[PATTERN4_NB] = {
-        "A_FIVE",        "B_FLEX4",    "C_BLOCK4_FLEX3", "D_BLOCK4_PLUS", "E_BLOCK4",
-        "F_FLEX3_2X",    "G_FLEX3_PLUS", "H_FLEX3",      "I_BLOCK3_PLUS", "J_FLEX2_2X",
-        "K_BLOCK3",      "L_FLEX2",    "FORBID",         "NONE"};
+        "A_FIVE",     "B_FLEX4",      "C_BLOCK4_FLEX3", "D_BLOCK4_PLUS", "E_BLOCK4",
+        "F_FLEX3_2X", "G_FLEX3_PLUS", "H_FLEX3",        "I_BLOCK3_PLUS", "J_FLEX2_2X",
+        "K_BLOCK3",   "L_FLEX2",      "FORBID",         "NONE"};
     return p < PATTERN4_NB ? names[p] : "?";
 }
 
@@ -91,11 +91,16 @@ private:
         // A run of exactly five containing the centre never touches the window edge.
         auto blockedBothEnds = [&] { return at(code, l - 1) == 2 && at(code, r + 1) == 2; };
         switch (rule_) {
-        case Rule::FREESTYLE: return run >= 5;
-        case Rule::STANDARD: return run == 5;
-        case Rule::RENJU: return side_ == BLACK ? run == 5 : run >= 5;
-        case Rule::CARO8: return run >= 6 || (run == 5 && !blockedBothEnds());
-        case Rule::CARO9: return run == 5 && !blockedBothEnds();
+        case Rule::FREESTYLE:
+            return run >= 5;
+        case Rule::STANDARD:
+            return run == 5;
+        case Rule::RENJU:
+            return side_ == BLACK ? run == 5 : run >= 5;
+        case Rule::CARO8:
+            return run >= 6 || (run == 5 && !blockedBothEnds());
+        case Rule::CARO9:
+            return run == 5 && !blockedBothEnds();
         }
         return false;
     }
@@ -161,8 +166,10 @@ void buildTables(PatternTables& t, Rule rule) {
                 uint32_t v = b == 0 ? 0 : b == 3 ? 3 : b == own ? 1 : 2;
                 code |= v << (2 * (k + 5));
             }
-            if (s == BLACK) t.line[key] = cls.classify(code);
-            else t.line[key] |= cls.classify(code) << 4;
+            if (s == BLACK)
+                t.line[key] = cls.classify(code);
+            else
+                t.line[key] |= cls.classify(code) << 4;
         }
         bool renjuBlack = rule == Rule::RENJU && side == BLACK;
         for (int pc = 0; pc < PCODE_NB; pc++)
@@ -170,7 +177,7 @@ void buildTables(PatternTables& t, Rule rule) {
     }
 }
 
-}  // namespace
+} // namespace
 
 std::array<Pattern, 4> pcodePatterns(uint16_t pcode) { return pcodeIndex().patterns[pcode]; }
 
@@ -224,4 +231,4 @@ Pattern classifyWindow(Rule rule, Color side, const std::array<uint8_t, 11>& cel
     return Classifier(rule, side).classify(code);
 }
 
-}  // namespace moku::game
+} // namespace moku::game

@@ -25,7 +25,7 @@ struct Searcher::Impl {
     TranspositionTable tt{size_t(16) << 20};
     eval::ClassicalConfig evalConfig = eval::ClassicalConfig::defaults();
     SearchParams params;
-    eval::NetworkPair network; // shared by every worker
+    eval::NetworkPair network;                    // shared by every worker
     std::vector<std::unique_ptr<Worker>> workers; // [0] runs in the caller's thread
     std::vector<std::thread> threads;             // threads[i] runs workers[i + 1]
     std::mutex busy; // held by think() and by every change of the threads or the table
@@ -237,7 +237,7 @@ const Worker* voteBest(const std::vector<std::unique_ptr<Worker>>& workers) {
         if (!counts(*w)) continue;
         Value s = w->lastBest.score, bs = best->lastBest.score;
         if (bs >= VALUE_MATE_IN_MAX_PLY) {
-            if (s > bs) best = w.get();  // a shorter proven win
+            if (s > bs) best = w.get(); // a shorter proven win
         } else if (s >= VALUE_MATE_IN_MAX_PLY || w->completedDepth > best->completedDepth ||
                    (w->completedDepth == best->completedDepth && s > bs)) {
             best = w.get();

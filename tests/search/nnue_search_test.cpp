@@ -17,8 +17,7 @@ namespace {
 
 const eval::NetworkPair& synthetic() {
     static const eval::NetworkPair pair = [] {
-        eval::LoadResult r =
-            eval::loadMix9(test::dataPath("mix9svq/synthetic-freestyle.bin.lz4"));
+        eval::LoadResult r = eval::loadMix9(test::dataPath("mix9svq/synthetic-freestyle.bin.lz4"));
         eval::NetworkPair p;
         p.blackToMove = p.whiteToMove = r.weights;
         return p;

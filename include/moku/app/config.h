@@ -21,7 +21,7 @@ struct ConfigError : std::runtime_error {
 struct Config {
     engine::EngineOptions engine; // [engine]; defaults equal configs/config.toml
     eval::ClassicalConfig classical = eval::ClassicalConfig::defaults(); // [classical]
-    search::SearchParams search; // [search]
+    search::SearchParams search;                                         // [search]
     toml::table table; // the whole file, for the other sections
 };
 

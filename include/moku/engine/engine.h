@@ -43,19 +43,19 @@ struct NetworkFiles {
 
 // Everything a manager or the configuration file can set. Defaults equal configs/config.toml.
 struct EngineOptions {
-    search::TimeControl time;    // INFO timeout_turn / timeout_match / time_left / time_increment
-    int64_t maxMemoryBytes = 0;  // INFO max_memory; 0 = no limit
-    int threads = 1;             // INFO thread_num
-    int64_t hashKiB = 0;         // INFO hash_size; 0 = sized from max_memory
-    int maxDepth = 0;            // INFO max_depth; 0 = no limit
-    uint64_t maxNodes = 0;       // INFO max_node; 0 = no limit
-    int cautionFactor = 0;       // INFO caution_factor (Yixin-Board: 0..4), kept for the search
-    int strength = 100;          // INFO strength (percent), kept for the search
-    int showDetail = 0;          // INFO show_detail: nonzero adds Yixin-Board realtime lines
-    bool pondering = false;      // INFO pondering: think on the opponent's time
-    int gameType = 0;            // INFO game_type
-    std::string folder;          // INFO folder: where persistent files may go
-    NetworkFiles networks;       // [nnue], --network / --network-white
+    search::TimeControl time;   // INFO timeout_turn / timeout_match / time_left / time_increment
+    int64_t maxMemoryBytes = 0; // INFO max_memory; 0 = no limit
+    int threads = 1;            // INFO thread_num
+    int64_t hashKiB = 0;        // INFO hash_size; 0 = sized from max_memory
+    int maxDepth = 0;           // INFO max_depth; 0 = no limit
+    uint64_t maxNodes = 0;      // INFO max_node; 0 = no limit
+    int cautionFactor = 0;      // INFO caution_factor (Yixin-Board: 0..4), kept for the search
+    int strength = 100;         // INFO strength (percent), kept for the search
+    int showDetail = 0;         // INFO show_detail: nonzero adds Yixin-Board realtime lines
+    bool pondering = false;     // INFO pondering: think on the opponent's time
+    int gameType = 0;           // INFO game_type
+    std::string folder;         // INFO folder: where persistent files may go
+    NetworkFiles networks;      // [nnue], --network / --network-white
     std::optional<eval::SimdLevel> simd; // [nnue] simd, --simd, INFO simd; none = the best
 };
 
@@ -194,7 +194,6 @@ private:
     search::MemoryPlan plan_;
     std::function<void(const std::string&)> noteSink_;
     std::string pendingNote_;
-
 
     void rebuild();
     search::Limits limits(int multiPV) const;

@@ -14,7 +14,7 @@ namespace moku::protocol {
 struct Options {
     engine::EngineOptions engine; // the starting options (configuration file, command line)
     eval::ClassicalConfig classical = eval::ClassicalConfig::defaults(); // [classical]
-    search::SearchParams search; // [search]
+    search::SearchParams search;                                         // [search]
     // After END, end the whole process (std::_Exit) when a search running or queued before END
     // has not returned within endGraceMs of END or of its start (they are cut short, so only a
     // stuck one takes that long); managers kill a brain that lingers (Piskvork after 700 ms).

@@ -23,25 +23,25 @@ namespace moku::search {
 
 // What the manager told us about time (milliseconds, as INFO sends them).
 struct TimeControl {
-    int64_t turnTimeMs = 30000;                                 // timeout_turn; 0 = at once
-    int64_t matchTimeMs = 0;                                    // timeout_match; 0 = no limit
-    int64_t timeLeftMs = std::numeric_limits<int32_t>::max();   // time_left; may be negative
-    int64_t incrementMs = 0;                                    // time_increment, per move
+    int64_t turnTimeMs = 30000;                               // timeout_turn; 0 = at once
+    int64_t matchTimeMs = 0;                                  // timeout_match; 0 = no limit
+    int64_t timeLeftMs = std::numeric_limits<int32_t>::max(); // time_left; may be negative
+    int64_t incrementMs = 0;                                  // time_increment, per move
 };
 
 struct Limits {
     TimeControl time;
-    bool infinite = false;  // analysis: ignore the clock, run until stop() or another limit
-    int maxDepth = 0;       // 0 = no depth limit
-    uint64_t maxNodes = 0;  // 0 = no node limit
-    int multiPV = 1;        // > 1: also rank that many best root moves (YXNBEST)
+    bool infinite = false; // analysis: ignore the clock, run until stop() or another limit
+    int maxDepth = 0;      // 0 = no depth limit
+    uint64_t maxNodes = 0; // 0 = no node limit
+    int multiPV = 1;       // > 1: also rank that many best root moves (YXNBEST)
 };
 
 // One completed iteration (or one of the multi-PV lines of it).
 struct IterationInfo {
     int depth = 0;
     int selDepth = 0;
-    int pvIndex = 0;  // 0 = the best line
+    int pvIndex = 0; // 0 = the best line
     Value score = VALUE_NONE;
     uint64_t nodes = 0;
     int64_t timeMs = 0;
@@ -55,7 +55,7 @@ struct SearchResult {
     uint64_t nodes = 0;
     int64_t timeMs = 0;
     std::vector<Pos> pv;
-    std::vector<std::pair<Pos, Value>> ranked;  // multi-PV: best first
+    std::vector<std::pair<Pos, Value>> ranked; // multi-PV: best first
 };
 
 using IterationCallback = std::function<void(const IterationInfo&)>;
@@ -96,7 +96,7 @@ public:
     // Asks a running think() to return as soon as possible with its best move so far.
     void stop();
 
-    void newGame();  // forget everything learnt about earlier games (hash, history)
+    void newGame(); // forget everything learnt about earlier games (hash, history)
 
     // The methods below wait for a running think() to return (another thread may call them).
     // Search threads, the caller's included: helpers are created here once and reused.
@@ -133,4 +133,4 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace moku::search
+} // namespace moku::search
