@@ -1,5 +1,5 @@
-// Helpers shared by the tests: reading the test data of tests/data and setting up boards from
-// diagrams.
+// Helpers shared by the tests: reading the test data of tests/data, boards from and to diagrams,
+// random unfinished games, the verdict of a referee-style check, search limits without a clock.
 #pragma once
 
 #include <fstream>

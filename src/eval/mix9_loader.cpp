@@ -1,5 +1,13 @@
-// Reads mix9svq weight files (one LZ4 frame, see docs/mix9svq.md) and re-lays the parameters
-// out for the kernels.
+// Reads mix9svq weight files and re-lays the parameters out for the kernels. A file is one LZ4
+// frame holding, little-endian: a 20-byte header (u32 MAGIC, u32 ARCH_HASH, u32 rule mask with
+// 1 freestyle / 2 standard / 4 renju, u32 board-size mask with bit n-1 for size n, u32
+// description length), the description text, then exactly PAYLOAD_BYTES (mix9.h) in the order
+// parse() reads them: two codebooks of CODEBOOK_ROWS x 64 signed 10-bit values (packed), two
+// SHAPE_NB u16 shape-to-codebook maps, the 3x3 depthwise conv (9 x 32 i16 weights, 32 i16
+// biases), the policy layers 64->64 and 64->POLICY_L2, per star block (corner, edge, centre,
+// quad) the up layers 2 x (64->128) and the down layer 64->64 (widened to i16), the value layers
+// VALUE_IN->64, 64->64 and 64->4, then 16 float policy output weights and a float bias. Each
+// linear layer is its i8 weights [out][in] followed by its i32 biases [out].
 #include <lz4frame.h>
 
 #include <algorithm>

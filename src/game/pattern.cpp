@@ -62,7 +62,18 @@ struct PcodeIndex {
 const PcodeIndex PCODE_INDEX;
 const PcodeIndex& pcodeIndex() { return PCODE_INDEX; }
 
-// The recursive classifier of patterns.md, memoised on the 11-cell window (2 bits a cell).
+// The recursive definitions of the line patterns, memoised on the 11-cell window centred on the
+// cell (2 bits a cell: 0 empty, 1 own, 2 opponent, 3 off the board; the centre counts as own).
+// The run of own stones through the centre decides first: an overline where the rule forbids
+// it is OL, a run that wins under the rule F5. Otherwise the pattern is DEAD when the window
+// has no room for five, and else follows from what one more own stone on each empty cell of
+// the window makes (classified recursively):
+//   two or more five points: F4 (renju black: OL, a double four inside the line, unless the
+//     two points cap the same four stones); one five point: B4 (B4S when the line with that
+//     point blocked still holds a B3 or more);
+//   an F4 point: F3 (two or more: F3S); a B4 or B4S point: B3 (B3S when one is B4S);
+//   F3 or F3S points: F2 (three: F2A, four or more: F2B); a B3 or B3S point: B2;
+//   an F2, F2A or F2B point: F1; a B2 point: B1; none of these: DEAD.
 class Classifier {
 public:
     Classifier(Rule rule, Color side)

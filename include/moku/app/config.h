@@ -1,5 +1,5 @@
-// The configuration file (TOML): the top level and the [engine] section. Other sections belong
-// to their modules, which read them from Config::table.
+// The configuration file (TOML): the top level and the [engine] and [nnue] sections, read here
+// into EngineOptions; [classical] and [search] are read by their modules' readers into Config.
 #pragma once
 
 #include <filesystem>

@@ -3,7 +3,8 @@
 // calls and results into lines.
 //
 // Map: engine.cpp (game state: new game, positions, moves, take-backs, forbidden points),
-// engine_think.cpp (thinking, n-best, pondering, stop), engine_swap2.cpp (Swap2 decisions).
+// engine_think.cpp (thinking, n-best, pondering, stop, the hash sizing), engine_network.cpp
+// (the network choice), engine_swap2.cpp (Swap2 decisions).
 #pragma once
 
 #include <array>
@@ -44,7 +45,7 @@ struct NetworkFiles {
 // Everything a manager or the configuration file can set. Defaults equal configs/config.toml.
 struct EngineOptions {
     search::TimeControl time;   // INFO timeout_turn / timeout_match / time_left / time_increment
-    int64_t maxMemoryBytes = 0; // INFO max_memory; 0 = no limit
+    int64_t maxMemoryBytes = 0; // INFO max_memory (whole process); 0 = Gomocup's 350 MB
     int threads = 1;            // INFO thread_num
     int64_t hashKiB = 0;        // INFO hash_size; 0 = sized from max_memory
     int maxDepth = 0;           // INFO max_depth; 0 = no limit

@@ -1,8 +1,8 @@
 // The classical evaluator: per-cell pattern scores summed incrementally by the board (looked up
-// by pcode, per rule and per colour to move), plus a threat term read from a small mask of the
-// strongest threats each side holds. Also the Pattern4 move-ordering scores the move picker
-// uses. Every number comes from ClassicalConfig: embedded defaults, overridable from
-// configs/config.toml ([classical] table).
+// by pcode, per rule and per colour to move), plus a threat term looked up by the strongest
+// threat each side holds (from the board's Pattern4 counts). Also the Pattern4 move-ordering
+// scores the move picker uses. Every number comes from ClassicalConfig: embedded defaults,
+// overridable from configs/config.toml ([classical] table).
 #pragma once
 
 #include <array>
