@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <string_view>
+#include <vector>
 
 #include "moku/engine/engine.h"
 #include "moku/eval/classical.h"
@@ -31,5 +33,13 @@ struct Options {
 // minimal search), but every command before it is answered, in order, so that a script piping
 // its commands and END gets its answers.
 int runProtocol(std::istream& in, std::ostream& out, const Options& options);
+
+// The INFO keys the engine knows (its table of setters), each with what it means; README.md's
+// "INFO keys:" paragraph names the same keys. INFO with any other key is accepted and ignored.
+struct InfoKeyDoc {
+    std::string_view key;
+    std::string_view meaning;
+};
+std::vector<InfoKeyDoc> infoKeys();
 
 } // namespace moku::protocol
