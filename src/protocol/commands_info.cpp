@@ -9,17 +9,14 @@
 
 namespace moku::protocol {
 
-namespace {
-
-int clampInt(int64_t x, int64_t lo, int64_t hi) { return int(std::clamp(x, lo, hi)); }
-
-} // namespace
-
 // The value of an INFO line: its text, and for a numeric key the integer it holds.
 struct Session::InfoValue {
     const std::string& key; // lower case
     const std::string& text;
     int64_t number = 0; // numeric keys only
+
+    int64_t atLeast(int64_t lo) const { return std::max(number, lo); }
+    int clamped(int64_t lo, int64_t hi) const { return int(std::clamp(number, lo, hi)); }
 };
 
 struct Session::InfoKey {
@@ -31,35 +28,27 @@ struct Session::InfoKey {
 
 const Session::InfoKey Session::INFO_KEYS[] = {
     {"timeout_turn", true,
-     [](Session& s, const InfoValue& v) {
-         s.engine_.options().time.turnTimeMs = std::max<int64_t>(v.number, 0);
-     },
+     [](Session& s, const InfoValue& v) { s.engineOptions().time.turnTimeMs = v.atLeast(0); },
      "milliseconds a move may take; 0 = move at once"},
     {"timeout_match", true,
-     [](Session& s, const InfoValue& v) {
-         s.engine_.options().time.matchTimeMs = std::max<int64_t>(v.number, 0);
-     },
+     [](Session& s, const InfoValue& v) { s.engineOptions().time.matchTimeMs = v.atLeast(0); },
      "milliseconds for the whole game; 0 = no limit"},
     {"time_left", true,
      [](Session& s, const InfoValue& v) {
-         s.engine_.options().time.timeLeftMs = v.number; // may be negative: passed on as is
+         s.engineOptions().time.timeLeftMs = v.number; // may be negative: passed on as is
      },
      "milliseconds left of the game (negative and 2147483647 understood)"},
     {"time_increment", true,
-     [](Session& s, const InfoValue& v) {
-         s.engine_.options().time.incrementMs = std::max<int64_t>(v.number, 0);
-     },
+     [](Session& s, const InfoValue& v) { s.engineOptions().time.incrementMs = v.atLeast(0); },
      "milliseconds the match clock gains per move, spent by the time manager"},
     {"max_memory", true,
      [](Session& s, const InfoValue& v) {
-         s.engine_.options().maxMemoryBytes = std::max<int64_t>(v.number, 0);
+         s.engineOptions().maxMemoryBytes = v.atLeast(0);
          s.engine_.applyHashSize(); // sized now rather than inside the next turn
      },
      "bytes the whole process may use; 0 = Gomocup's 350 MB"},
     {"game_type", true,
-     [](Session& s, const InfoValue& v) {
-         s.engine_.options().gameType = clampInt(v.number, 0, 3);
-     },
+     [](Session& s, const InfoValue& v) { s.engineOptions().gameType = v.clamped(0, 3); },
      "0 human opponent, 1 brain, 2 tournament, 3 network tournament; stored"},
     {"rule", true,
      [](Session& s, const InfoValue& v) {
@@ -72,41 +61,37 @@ const Session::InfoKey Session::INFO_KEYS[] = {
          s.flushNotices();
      },
      "0 freestyle, 1 standard, 2 and 4 renju, 8 caro, 9 caro with exactly five"},
-    {"folder", false, [](Session& s, const InfoValue& v) { s.engine_.options().folder = v.text; },
+    {"folder", false, [](Session& s, const InfoValue& v) { s.engineOptions().folder = v.text; },
      "where persistent files may go; stored"},
     {"thread_num", true,
      [](Session& s, const InfoValue& v) {
-         s.engine_.options().threads = clampInt(v.number, 1, engine::MAX_THREADS);
+         s.engineOptions().threads = v.clamped(1, engine::MAX_THREADS);
          s.engine_.applyHashSize();
      },
      "search threads (Lazy SMP)"},
     {"max_depth", true,
-     [](Session& s, const InfoValue& v) {
-         s.engine_.options().maxDepth = clampInt(v.number, 0, MAX_PLY);
-     },
+     [](Session& s, const InfoValue& v) { s.engineOptions().maxDepth = v.clamped(0, MAX_PLY); },
      "deepest iteration; 0 = no limit"},
     {"max_node", true,
-     [](Session& s, const InfoValue& v) {
-         s.engine_.options().maxNodes = uint64_t(std::max<int64_t>(v.number, 0));
-     },
+     [](Session& s, const InfoValue& v) { s.engineOptions().maxNodes = uint64_t(v.atLeast(0)); },
      "nodes a search may visit; 0 = no limit"},
     {"hash_size", true,
      [](Session& s, const InfoValue& v) {
-         s.engine_.options().hashKiB = std::clamp<int64_t>(v.number, 0, engine::MAX_HASH_KIB);
+         s.engineOptions().hashKiB = v.clamped(0, engine::MAX_HASH_KIB);
          s.engine_.applyHashSize();
      },
      "KiB, an upper bound on the transposition table; 0 = sized from max_memory"},
     {"show_detail", true,
      [](Session& s, const InfoValue& v) {
-         s.engine_.options().showDetail = clampInt(v.number, 0, std::numeric_limits<int>::max());
+         s.engineOptions().showDetail = v.clamped(0, std::numeric_limits<int>::max());
      },
      "nonzero adds the MESSAGE REALTIME lines Yixin-Board draws"},
     {"pondering", true,
-     [](Session& s, const InfoValue& v) { s.engine_.options().pondering = v.number != 0; },
+     [](Session& s, const InfoValue& v) { s.engineOptions().pondering = v.number != 0; },
      "nonzero thinks on the opponent's time"},
     {"simd", false,
      [](Session& s, const InfoValue& v) {
-         engine::EngineOptions& o = s.engine_.options();
+         engine::EngineOptions& o = s.engineOptions();
          std::string name = toLower(trim(v.text));
          if (name == "auto" || name.empty()) {
              o.simd.reset();
@@ -121,14 +106,10 @@ const Session::InfoKey Session::INFO_KEYS[] = {
      },
      "the network's instruction set (scalar, sse41, avx2, avx512, neon) or auto for the best"},
     {"caution_factor", true,
-     [](Session& s, const InfoValue& v) {
-         s.engine_.options().cautionFactor = clampInt(v.number, 0, 100);
-     },
+     [](Session& s, const InfoValue& v) { s.engineOptions().cautionFactor = v.clamped(0, 100); },
      "Yixin-Board's caution (0..4); stored"},
     {"strength", true,
-     [](Session& s, const InfoValue& v) {
-         s.engine_.options().strength = clampInt(v.number, 0, 100);
-     },
+     [](Session& s, const InfoValue& v) { s.engineOptions().strength = v.clamped(0, 100); },
      "playing strength in percent; stored"},
     {"evaluate", false, [](Session&, const InfoValue&) {},
      "the point under the manager's mouse (Piskvork); ignored"},

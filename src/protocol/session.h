@@ -103,6 +103,7 @@ private:
     static const InfoKey INFO_KEYS[];
     friend std::vector<InfoKeyDoc> infoKeys();
     void badInfoValue(const InfoValue& v);
+    engine::EngineOptions& engineOptions() { return engine_.options(); }
     void cmdYxBoard(const std::string& args);
     void cmdYxShowForbid();
     void cmdYxNBest(const std::string& args);
