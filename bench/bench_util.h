@@ -36,4 +36,4 @@ inline void moveUndoLoop(benchmark::State& state, game::Board& b) {
     state.SetItemsProcessed(state.iterations());
 }
 
-}  // namespace moku::bench
+} // namespace moku::bench

@@ -23,7 +23,7 @@ void BM_Candidates15(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
 }
 
-}  // namespace
+} // namespace
 
 BENCHMARK(BM_MoveUndo15);
 BENCHMARK(BM_MoveUndo20);

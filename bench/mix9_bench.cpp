@@ -13,9 +13,9 @@ using namespace moku::eval;
 namespace {
 
 const std::shared_ptr<const Mix9Weights>& benchWeights() {
-    static const LoadResult r = loadMix9(
-        std::string(MOKU_TEST_DATA_DIR) + "/mix9svq/synthetic-freestyle.bin.lz4",
-        Rule::FREESTYLE, 15);
+    static const LoadResult r =
+        loadMix9(std::string(MOKU_TEST_DATA_DIR) + "/mix9svq/synthetic-freestyle.bin.lz4",
+                 Rule::FREESTYLE, 15);
     return r.weights;
 }
 
@@ -94,4 +94,4 @@ const int registered = [] {
     return 0;
 }();
 
-}  // namespace
+} // namespace

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # Installs what Moku needs on Debian 12 (apt-get, as root or through sudo), builds it, and then
 #   run   starts pbrain-moku in protocol mode on its embedded defaults;
-#   test  runs every test: the Release suite, the protocol stress games, the suite under
-#         AddressSanitizer + UBSan, the Lazy SMP tests under ThreadSanitizer, and the Windows
-#         x64 cross build (with a protocol session under wine when wine is installed).
+#   test  runs every test: the C++ formatting check (.clang-format), the Release suite, the
+#         protocol stress games, the suite under AddressSanitizer + UBSan, the Lazy SMP tests
+#         under ThreadSanitizer, and the Windows x64 cross build (with a protocol session under
+#         wine when wine is installed).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 BUILD_PKGS=(g++ cmake make pkg-config libtomlplusplus-dev libcxxopts-dev liblz4-dev)
-TEST_PKGS=(libgtest-dev libbenchmark-dev g++-mingw-w64-x86-64-posix)
+TEST_PKGS=(libgtest-dev libbenchmark-dev g++-mingw-w64-x86-64-posix clang-format)
 
 install_missing() {
     local missing=() p
@@ -48,6 +49,13 @@ build() {
     cmake --build "$dir" -j"$JOBS" >&2
 }
 
+# Fails when a C++ file of the project differs from what clang-format (Debian 12's, version 14)
+# makes of it with .clang-format, naming the file and line.
+format_check() {
+    find src include tests bench -type f \( -name '*.cpp' -o -name '*.h' \) -print0 |
+        xargs -0 clang-format --dry-run --Werror
+}
+
 case "${1:-}" in
 run)
     install_missing "${BUILD_PKGS[@]}"
@@ -57,6 +65,8 @@ run)
 test)
     install_missing "${BUILD_PKGS[@]}" "${TEST_PKGS[@]}"
     start=$SECONDS
+    echo "== C++ formatting (clang-format --dry-run --Werror)" >&2
+    format_check
     echo "== Release build and full test suite" >&2
     build build -DCMAKE_BUILD_TYPE=Release -DMOKU_TESTS=ON -DMOKU_BENCH=ON
     suite build -LE stress

@@ -1,5 +1,5 @@
-// Helpers shared by the tests: reading the test data of tests/data and setting up boards from
-// diagrams.
+// Helpers shared by the tests: reading the test data of tests/data, boards from and to diagrams,
+// random unfinished games, the verdict of a referee-style check, search limits without a clock.
 #pragma once
 
 #include <fstream>
@@ -46,8 +46,10 @@ inline game::Board boardFromDiagram(const Json& rows, Rule rule, Color toMove = 
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             char c = rows[y].asString()[x];
-            if (c == 'X') b.move(Pos(x, y), BLACK), blacks++;
-            else if (c == 'O') b.move(Pos(x, y), WHITE), whites++;
+            if (c == 'X')
+                b.move(Pos(x, y), BLACK), blacks++;
+            else if (c == 'O')
+                b.move(Pos(x, y), WHITE), whites++;
         }
     Color side = toMove != EMPTY ? toMove : blacks > whites ? WHITE : BLACK;
     if (b.sideToMove() != side) b.move(POS_PASS, ~side);
@@ -108,4 +110,4 @@ inline search::Limits noClock(int maxDepth, uint64_t maxNodes = 0) {
     return l;
 }
 
-}  // namespace moku::test
+} // namespace moku::test

@@ -54,12 +54,18 @@ int main(int argc, char** argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         std::string k = argv[i];
         int v = std::atoi(argv[i + 1]);
-        if (k == "--count") count = v;
-        else if (k == "--seed") seed = unsigned(v);
-        else if (k == "--rule") rule = v;
-        else if (k == "--size") size = v;
-        else if (k == "--depth") depth = v;
-        else if (k == "--margin") margin = v;
+        if (k == "--count")
+            count = v;
+        else if (k == "--seed")
+            seed = unsigned(v);
+        else if (k == "--rule")
+            rule = v;
+        else if (k == "--size")
+            size = v;
+        else if (k == "--depth")
+            depth = v;
+        else if (k == "--margin")
+            margin = v;
         else {
             std::fprintf(stderr, "unknown option %s\n", k.c_str());
             return 2;
@@ -67,8 +73,9 @@ int main(int argc, char** argv) {
     }
     if (argc % 2 == 0 || rule < 0 || rule >= RULE_NB || size < 9 || size > MAX_BOARD_SIZE ||
         depth < 1 || count < 1) {
-        std::fprintf(stderr, "usage: moku_openings [--count N] [--seed S] [--rule 0-4] "
-                             "[--size 9-%d] [--depth D] [--margin M]\n",
+        std::fprintf(stderr,
+                     "usage: moku_openings [--count N] [--seed S] [--rule 0-4] "
+                     "[--size 9-%d] [--depth D] [--margin M]\n",
                      MAX_BOARD_SIZE);
         return 2;
     }

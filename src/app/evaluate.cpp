@@ -40,11 +40,12 @@ namespace {
 int toInt(const Json& j, const char* what) {
     if (!j.isNumber()) throw std::invalid_argument(std::string(what) + " must be a number");
     int64_t v = j.asInt();
-    if (v < INT32_MIN || v > INT32_MAX) throw std::invalid_argument(std::string(what) + " out of range");
+    if (v < INT32_MIN || v > INT32_MAX)
+        throw std::invalid_argument(std::string(what) + " out of range");
     return int(v);
 }
 
-}  // namespace
+} // namespace
 
 int runEvaluate(std::istream& in, std::ostream& out, std::ostream& err,
                 const std::string& networkPath, std::optional<eval::SimdLevel> forced) {
@@ -59,7 +60,7 @@ int runEvaluate(std::istream& in, std::ostream& out, std::ostream& err,
         err << "evaluate: " << net.error << "\n";
         return 2;
     }
-    std::map<int, std::unique_ptr<Mix9Evaluator>> evaluators;  // one per board size
+    std::map<int, std::unique_ptr<Mix9Evaluator>> evaluators; // one per board size
     std::vector<float> logits;
     std::string line;
     int lineNo = 0, failures = 0;
@@ -93,7 +94,8 @@ int runEvaluate(std::istream& in, std::ostream& out, std::ostream& err,
                 if (x < 0 || x >= n || y < 0 || y >= n)
                     throw std::invalid_argument("move " + std::to_string(i) + " is off the board");
                 if (ev->stoneAt(x, y) != EMPTY)
-                    throw std::invalid_argument("move " + std::to_string(i) + " is on an occupied cell");
+                    throw std::invalid_argument("move " + std::to_string(i) +
+                                                " is on an occupied cell");
                 ev->move(x, y, i % 2 == 0 ? BLACK : WHITE);
             }
             Color side = moves.size() % 2 == 0 ? BLACK : WHITE;
@@ -124,4 +126,4 @@ int runEvaluate(std::istream& in, std::ostream& out, std::ostream& err,
     return failures ? 1 : 0;
 }
 
-}  // namespace moku::app
+} // namespace moku::app

@@ -1,5 +1,5 @@
 // pbrain-moku: protocol mode without arguments (what the managers start), plus sub-commands
-// (bench, evaluate, play).
+// (bench, evaluate, params, play).
 // In protocol mode nothing may reach stdout before the first command: problems go to stderr.
 #include <cstdio>
 #include <exception>

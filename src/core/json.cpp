@@ -24,7 +24,8 @@ private:
         throw JsonError("JSON: " + std::string(what) + " at offset " + std::to_string(i_));
     }
     void skipSpace() {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+        while (i_ < s_.size() &&
+               (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
             ++i_;
     }
     bool consume(std::string_view word) {
@@ -53,8 +54,14 @@ private:
                 ++i_;
                 v.object_[key] = parseValue(depth + 1);
                 skipSpace();
-                if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
-                if (i_ < s_.size() && s_[i_] == '}') { ++i_; return v; }
+                if (i_ < s_.size() && s_[i_] == ',') {
+                    ++i_;
+                    continue;
+                }
+                if (i_ < s_.size() && s_[i_] == '}') {
+                    ++i_;
+                    return v;
+                }
                 fail("expected ',' or '}'");
             }
         }
@@ -66,8 +73,14 @@ private:
             for (;;) {
                 v.array_.push_back(parseValue(depth + 1));
                 skipSpace();
-                if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
-                if (i_ < s_.size() && s_[i_] == ']') { ++i_; return v; }
+                if (i_ < s_.size() && s_[i_] == ',') {
+                    ++i_;
+                    continue;
+                }
+                if (i_ < s_.size() && s_[i_] == ']') {
+                    ++i_;
+                    return v;
+                }
                 fail("expected ',' or ']'");
             }
         }
@@ -76,12 +89,20 @@ private:
             v.string_ = parseString();
             return v;
         }
-        if (consume("true")) { v.type_ = Json::Type::BOOL; v.bool_ = true; return v; }
-        if (consume("false")) { v.type_ = Json::Type::BOOL; return v; }
+        if (consume("true")) {
+            v.type_ = Json::Type::BOOL;
+            v.bool_ = true;
+            return v;
+        }
+        if (consume("false")) {
+            v.type_ = Json::Type::BOOL;
+            return v;
+        }
         if (consume("null")) return v;
         if (c == '-' || (c >= '0' && c <= '9')) {
             size_t start = i_;
-            while (i_ < s_.size() && std::string_view("+-.eE0123456789").find(s_[i_]) != std::string_view::npos)
+            while (i_ < s_.size() &&
+                   std::string_view("+-.eE0123456789").find(s_[i_]) != std::string_view::npos)
                 ++i_;
             std::string num(s_.substr(start, i_ - start));
             char* end = nullptr;
@@ -94,33 +115,50 @@ private:
     }
 
     std::string parseString() {
-        ++i_;  // opening quote
+        ++i_; // opening quote
         std::string out;
         while (i_ < s_.size() && s_[i_] != '"') {
             char c = s_[i_++];
-            if (c != '\\') { out += c; continue; }
+            if (c != '\\') {
+                out += c;
+                continue;
+            }
             if (i_ >= s_.size()) fail("unterminated escape");
             char e = s_[i_++];
             switch (e) {
-            case 'n': out += '\n'; break;
-            case 't': out += '\t'; break;
-            case 'r': out += '\r'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
+            case 'n':
+                out += '\n';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
             case 'u': {
                 if (i_ + 4 > s_.size()) fail("short \\u escape");
                 unsigned cp = std::stoul(std::string(s_.substr(i_, 4)), nullptr, 16);
                 i_ += 4;
-                if (cp < 0x80) out += char(cp);
-                else if (cp < 0x800) { out += char(0xC0 | (cp >> 6)); out += char(0x80 | (cp & 63)); }
-                else {
+                if (cp < 0x80)
+                    out += char(cp);
+                else if (cp < 0x800) {
+                    out += char(0xC0 | (cp >> 6));
+                    out += char(0x80 | (cp & 63));
+                } else {
                     out += char(0xE0 | (cp >> 12));
                     out += char(0x80 | ((cp >> 6) & 63));
                     out += char(0x80 | (cp & 63));
                 }
                 break;
             }
-            default: out += e;
+            default:
+                out += e;
             }
         }
         if (i_ >= s_.size()) fail("unterminated string");
@@ -135,14 +173,26 @@ static void expect(bool ok, const char* what) {
     if (!ok) throw JsonError(std::string("JSON: value is not ") + what);
 }
 
-bool Json::asBool() const { expect(type_ == Type::BOOL, "a boolean"); return bool_; }
-double Json::asNumber() const { expect(type_ == Type::NUMBER, "a number"); return number_; }
+bool Json::asBool() const {
+    expect(type_ == Type::BOOL, "a boolean");
+    return bool_;
+}
+double Json::asNumber() const {
+    expect(type_ == Type::NUMBER, "a number");
+    return number_;
+}
 int64_t Json::asInt() const {
     expect(type_ == Type::NUMBER && std::floor(number_) == number_, "an integer");
     return int64_t(number_);
 }
-const std::string& Json::asString() const { expect(type_ == Type::STRING, "a string"); return string_; }
-const std::vector<Json>& Json::asArray() const { expect(type_ == Type::ARRAY, "an array"); return array_; }
+const std::string& Json::asString() const {
+    expect(type_ == Type::STRING, "a string");
+    return string_;
+}
+const std::vector<Json>& Json::asArray() const {
+    expect(type_ == Type::ARRAY, "an array");
+    return array_;
+}
 const std::map<std::string, Json>& Json::asObject() const {
     expect(type_ == Type::OBJECT, "an object");
     return object_;
@@ -160,6 +210,8 @@ const Json& Json::operator[](size_t i) const {
     if (i >= a.size()) throw JsonError("JSON: index out of range");
     return a[i];
 }
-size_t Json::size() const { return type_ == Type::ARRAY ? array_.size() : type_ == Type::OBJECT ? object_.size() : 0; }
+size_t Json::size() const {
+    return type_ == Type::ARRAY ? array_.size() : type_ == Type::OBJECT ? object_.size() : 0;
+}
 
-}  // namespace moku
+} // namespace moku

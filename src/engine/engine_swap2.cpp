@@ -74,7 +74,7 @@ Swap2Decision Engine::swap2(const std::vector<Pos>& given) {
         int64_t slice = budget / int64_t(std::max<size_t>(openings.size(), 1));
         Value bestBalance = std::numeric_limits<Value>::max();
         for (const auto& stones : openings) {
-            if (stopRequested_) break;
+            if (searcher_.stopRequested()) break;
             Board b = alternating(width_, height_, rule_, stones);
             Value v = quickSearch(b, slice).score;
             Value balance = v == VALUE_NONE ? VALUE_INFINITE : std::abs(v);

@@ -1,5 +1,6 @@
-// Thinking: the searcher wrapped so that the engine always answers with a legal move and a
-// stop() can never be lost, even when it arrives just before the search starts.
+// Thinking: the moves that need no search, then the searcher, wrapped so that the engine always
+// answers with a legal move. The stop flag is the searcher's: a stop() that arrives before the
+// search starts is kept until clearStop(), so that it is never lost.
 #include <algorithm>
 #include <string>
 
@@ -21,12 +22,9 @@ Limits Engine::limits(int multiPV) const {
     return l;
 }
 
-void Engine::stop() {
-    stopRequested_ = true;
-    searcher_.stop();
-}
+void Engine::stop() { searcher_.stop(); }
 
-void Engine::clearStop() { stopRequested_ = false; }
+void Engine::clearStop() { searcher_.clearStop(); }
 
 void Engine::clearHash() { searcher_.clearHash(); }
 
@@ -38,32 +36,31 @@ void Engine::setSearchParams(const search::SearchParams& params) { searcher_.set
 
 namespace {
 
-std::string mib(uint64_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
-
-// E.g. "hash 283 MiB (max_memory 350 MiB, 1 thread, 11 MiB in use before)".
-std::string describe(const search::MemoryPlan& p) {
-    std::string s = "hash " + mib(p.tableBytes) + " (";
-    if (p.wantBytes) s += "hash_size " + mib(p.wantBytes) + ", ";
-    s += "max_memory " + mib(p.limitBytes) + ", " + std::to_string(p.threads) +
-         (p.threads == 1 ? " thread, " : " threads, ") + mib(p.baselineBytes) + " in use before";
-    if (p.failedBytes) s += "; " + mib(p.failedBytes) + " could not be allocated";
-    return s + ")";
+// The first moves need no search: the centre on an empty board, and next to a lone stone the
+// diagonal neighbour nearest the centre (searched as usual under renju with black to move).
+// POS_NONE for every other position.
+Pos openingMove(const Board& b) {
+    if (b.stoneCount() == 0) return b.centre();
+    if (b.stoneCount() != 1 || (b.rule() == Rule::RENJU && b.sideToMove() == BLACK))
+        return POS_NONE;
+    Pos stone = POS_NONE;
+    for (int y = 0; y < b.height() && stone == POS_NONE; y++)
+        for (int x = 0; x < b.width(); x++)
+            if (b.piece(Pos(x, y)) == BLACK || b.piece(Pos(x, y)) == WHITE) stone = Pos(x, y);
+    Pos best = POS_NONE;
+    int bestDist = 1 << 30;
+    const int diag[8][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {1, 0}, {0, 1}, {-1, 0}, {0, -1}};
+    for (auto& d : diag) {
+        int x = stone.x() + d[0], y = stone.y() + d[1];
+        if (!b.onBoard(x, y)) continue;
+        int cx = x - b.width() / 2, cy = y - b.height() / 2;
+        int dist = cx * cx + cy * cy + (d[0] && d[1] ? 0 : 1000); // diagonals first
+        if (dist < bestDist) bestDist = dist, best = Pos(x, y);
+    }
+    return best;
 }
 
 } // namespace
-
-// Resizing empties the table, so it happens only when one of its inputs really changed.
-void Engine::applyHashSize() {
-    int64_t limit =
-        options_.maxMemoryBytes > 0 ? options_.maxMemoryBytes : int64_t(search::DEFAULT_MAX_MEMORY);
-    // A newly loaded network file changes the baseline too.
-    std::array<int64_t, 4> want = {options_.threads, limit, std::max<int64_t>(options_.hashKiB, 0),
-                                   int64_t(loaded_.size())};
-    if (want == applied_) return;
-    plan_ = searcher_.configure(options_.threads, uint64_t(limit), uint64_t(want[2]) * 1024);
-    applied_ = want;
-    pendingNote_ = describe(plan_);
-}
 
 SearchResult Engine::search(const Board& board, const Limits& limits,
                             const search::IterationCallback& onIteration) {
@@ -72,19 +69,18 @@ SearchResult Engine::search(const Board& board, const Limits& limits,
     // Told at the next search, where managers expect MESSAGE lines (not between START and OK).
     if (!pendingNote_.empty() && noteSink_) noteSink_(pendingNote_);
     pendingNote_.clear();
-    Limits l = limits;
-    // A stop that came before the search began: finish the first iteration and return.
-    if (stopRequested_) {
-        l.infinite = false;
-        l.maxDepth = 1;
+    // An opening move is reported as a one-ply line of a level position.
+    if (Pos opening = openingMove(board); opening != POS_NONE) {
+        SearchResult r;
+        r.bestMove = opening;
+        r.score = VALUE_ZERO;
+        r.depth = 1;
+        r.pv = {opening};
+        r.ranked = {{opening, VALUE_ZERO}};
+        if (onIteration) onIteration({1, 1, 0, r.score, 0, 0, r.pv});
+        return r;
     }
-    // The searcher clears its stop flag when it starts, so a stop() racing with the start is
-    // repeated at the first completed iteration.
-    auto relay = [&](const search::IterationInfo& info) {
-        if (stopRequested_) searcher_.stop();
-        if (onIteration) onIteration(info);
-    };
-    return searcher_.think(board, l, relay);
+    return searcher_.think(board, limits, onIteration);
 }
 
 // The centre when free, else the first legal candidate, else the first legal cell.
@@ -99,16 +95,6 @@ Pos Engine::fallbackMove(Board& board) const {
 
 SearchResult Engine::analyse(int multiPV, const search::IterationCallback& onIteration) {
     Board b = *board_;
-    // The first move of a game is the centre: searching the empty board costs time (a cold
-    // process at that) and finds nothing better.
-    if (b.stoneCount() == 0 && multiPV <= 1 && b.isLegal(b.centre())) {
-        SearchResult r;
-        r.bestMove = b.centre();
-        r.score = VALUE_ZERO;
-        r.pv = {r.bestMove};
-        if (onIteration) onIteration({1, 1, 0, r.score, 0, 0, r.pv});
-        return r;
-    }
     SearchResult r = search(b, limits(multiPV), onIteration);
     // Never trust a move blindly: a manager scores an illegal one as a loss.
     if (r.bestMove == POS_NONE || !b.isLegal(r.bestMove)) {

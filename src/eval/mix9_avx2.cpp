@@ -35,8 +35,8 @@ struct V {
     static Reg widenHi(Reg a) { return _mm256_cvtepi16_epi32(_mm256_extracti128_si256(a, 1)); }
     // Inputs are <= 127, so the pairwise 16-bit sums of maddubs cannot saturate.
     static Reg dotU8(Reg acc, Reg x, Reg w) {
-        return _mm256_add_epi32(acc, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w),
-                                                       _mm256_set1_epi16(1)));
+        return _mm256_add_epi32(
+            acc, _mm256_madd_epi16(_mm256_maddubs_epi16(x, w), _mm256_set1_epi16(1)));
     }
     static Reg dotI16(Reg acc, Reg x, Reg w) {
         return _mm256_add_epi32(acc, _mm256_madd_epi16(x, w));
@@ -69,12 +69,12 @@ struct Ops : VectorOps<V> {
     }
 };
 
-}  // namespace
+} // namespace
 
 constexpr Mix9Kernels KERNELS = makeKernels<Ops>(SimdLevel::AVX2);
 
-}  // namespace moku::eval::mix9_avx2
+} // namespace moku::eval::mix9_avx2
 
 namespace moku::eval {
 const Mix9Kernels* mix9KernelsAvx2() { return &mix9_avx2::KERNELS; }
-}  // namespace moku::eval
+} // namespace moku::eval

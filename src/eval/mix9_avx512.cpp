@@ -51,7 +51,8 @@ struct Ops : VectorOps<V> {
         for (int i = 0; i < nb; ++i) {
             V::store(v, _mm512_max_epi16(V::load(conv + list[i] * 32), _mm512_setzero_si512()));
             __m512i a = bdv;
-            for (int cp = 0; cp < 16; ++cp) a = _mm512_dpwssd_epi32(a, _mm512_set1_epi32(v[cp]), w[cp]);
+            for (int cp = 0; cp < 16; ++cp)
+                a = _mm512_dpwssd_epi32(a, _mm512_set1_epi32(v[cp]), w[cp]);
             __m512 r = _mm512_cvtepi32_ps(_mm512_max_epi32(a, _mm512_setzero_si512()));
             __m256 r0 = _mm512_castps512_ps256(r);
             __m256 r1 = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(r), 1));
@@ -60,12 +61,12 @@ struct Ops : VectorOps<V> {
     }
 };
 
-}  // namespace
+} // namespace
 
 constexpr Mix9Kernels KERNELS = makeKernels<Ops>(SimdLevel::AVX512);
 
-}  // namespace moku::eval::mix9_avx512
+} // namespace moku::eval::mix9_avx512
 
 namespace moku::eval {
 const Mix9Kernels* mix9KernelsAvx512() { return &mix9_avx512::KERNELS; }
-}  // namespace moku::eval
+} // namespace moku::eval

@@ -14,14 +14,11 @@ using namespace mix9;
 
 namespace {
 
-template <class T>
-struct AlignedDelete {
+template <class T> struct AlignedDelete {
     void operator()(T* p) const { ::operator delete[](p, std::align_val_t(64)); }
 };
-template <class T>
-using AlignedArray = std::unique_ptr<T[], AlignedDelete<T>>;
-template <class T>
-AlignedArray<T> alignedArray(size_t n) {
+template <class T> using AlignedArray = std::unique_ptr<T[], AlignedDelete<T>>;
+template <class T> AlignedArray<T> alignedArray(size_t n) {
     T* p = static_cast<T*>(::operator new[](n * sizeof(T), std::align_val_t(64)));
     std::memset(static_cast<void*>(p), 0, n * sizeof(T));
     return AlignedArray<T>(p);
@@ -59,8 +56,8 @@ struct AccArrays {
 
 // From-scratch accumulator, written directly from the format description and independent of
 // the incremental kernels so that tests can compare the two. digit[cell] is 0, 1 or 2.
-void recomputeFromScratch(const Mix9Weights& w, int n, const uint8_t* digit,
-                          const uint8_t* groupOf, AccArrays& acc) {
+void recomputeFromScratch(const Mix9Weights& w, int n, const uint8_t* digit, const uint8_t* groupOf,
+                          AccArrays& acc) {
     const int cells = n * n;
     for (int y = 0; y < n; ++y)
         for (int x = 0; x < n; ++x) {
@@ -73,12 +70,14 @@ void recomputeFromScratch(const Mix9Weights& w, int n, const uint8_t* digit,
                     return px >= 0 && px < n && py >= 0 && py < n;
                 };
                 int left = 0, right = 0;
-                while (left < 5 && onBoard(left + 1)) ++left;     // towards -d: p = c - k d
-                while (right < 5 && onBoard(-(right + 1))) ++right;  // towards +d
+                while (left < 5 && onBoard(left + 1)) ++left;       // towards -d: p = c - k d
+                while (right < 5 && onBoard(-(right + 1))) ++right; // towards +d
                 int code = borderCode(left, right);
                 for (int k = -5; k <= 5; ++k)
-                    if (onBoard(k)) code += digit[(y - k * DY[d]) * n + (x - k * DX[d])] * POW3[k + 5];
-                if (code < 0 || code >= SHAPE_NB) throw std::logic_error("mix9: shape code out of range");
+                    if (onBoard(k))
+                        code += digit[(y - k * DY[d]) * n + (x - k * DX[d])] * POW3[k + 5];
+                if (code < 0 || code >= SHAPE_NB)
+                    throw std::logic_error("mix9: shape code out of range");
                 uint16_t r = w.mapping[d >> 1][code];
                 acc.code[d * cells + c] = code;
                 acc.row[d * cells + c] = r;
@@ -109,13 +108,13 @@ void recomputeFromScratch(const Mix9Weights& w, int n, const uint8_t* digit,
         }
 }
 
-}  // namespace
+} // namespace
 
-constexpr int LOG_DEPTH = 32;  // plies that can be taken back by copying
+constexpr int LOG_DEPTH = 32; // plies that can be taken back by copying
 
 struct Mix9Perspective {
     const Mix9Weights* w;
-    uint8_t digitOf[2];  // digit of a BLACK / WHITE stone in this view
+    uint8_t digitOf[2]; // digit of a BLACK / WHITE stone in this view
     AccArrays acc, empty;
     std::vector<uint8_t> groupOf;
     AlignedArray<uint32_t> stamp;
@@ -123,16 +122,18 @@ struct Mix9Perspective {
     AccView view;
     ValueCache valueCache;
     PolicyCache policyCache;
-    std::vector<std::pair<int16_t, uint8_t>> applied;  // moves reflected in acc
+    std::vector<std::pair<int16_t, uint8_t>> applied; // moves reflected in acc
     std::unique_ptr<UpdateLog[]> logs = std::make_unique<UpdateLog[]>(LOG_DEPTH);
-    size_t synced = 0;  // applied[0, synced) is known to equal the evaluator's move list
+    size_t synced = 0; // applied[0, synced) is known to equal the evaluator's move list
 
     Mix9Perspective(const Mix9Weights* weights, Color toMove, int n)
-        : w(weights), acc(n * n), empty(n * n), groupOf(n * n), stamp(alignedArray<uint32_t>(n * n)) {
+        : w(weights), acc(n * n), empty(n * n), groupOf(n * n),
+          stamp(alignedArray<uint32_t>(n * n)) {
         digitOf[toMove] = 1;
         digitOf[~toMove] = 2;
         for (int y = 0; y < n; ++y)
-            for (int x = 0; x < n; ++x) groupOf[y * n + x] = uint8_t(groupIndex(y, n) * 3 + groupIndex(x, n));
+            for (int x = 0; x < n; ++x)
+                groupOf[y * n + x] = uint8_t(groupIndex(y, n) * 3 + groupIndex(x, n));
         std::vector<uint8_t> zero(n * n, 0);
         recomputeFromScratch(*w, n, zero.data(), groupOf.data(), empty);
         acc.copyFrom(empty);
@@ -170,7 +171,8 @@ struct Mix9Perspective {
             for (int i = 0; i < log.srcNb; ++i)
                 std::memcpy(view.mapSum + log.srcCell[i] * 64, log.srcOld[i], sizeof log.srcOld[i]);
             for (int i = 0; i < log.convNb; ++i)
-                std::memcpy(view.conv + log.convCell[i] * 32, log.convOld[i], sizeof log.convOld[i]);
+                std::memcpy(view.conv + log.convCell[i] * 32, log.convOld[i],
+                            sizeof log.convOld[i]);
             std::memcpy(view.group, log.group, sizeof log.group);
             log.ply = -1;
         }
@@ -241,7 +243,8 @@ Mix9Perspective& Mix9Evaluator::sync(Color sideToMove) {
         common = 0;
     }
     while (p.applied.size() > common) p.takeBack(*kernels_);
-    for (size_t i = common; i < moves_.size(); ++i) p.apply(*kernels_, moves_[i].cell, moves_[i].color);
+    for (size_t i = common; i < moves_.size(); ++i)
+        p.apply(*kernels_, moves_[i].cell, moves_[i].color);
     p.synced = moves_.size();
     return p;
 }
@@ -305,4 +308,4 @@ Value ValueResult::searchValue() const {
     return Value(std::clamp(v, double(-VALUE_EVAL_MAX), double(VALUE_EVAL_MAX)));
 }
 
-}  // namespace moku::eval
+} // namespace moku::eval

@@ -40,27 +40,27 @@ constexpr int groupIndex(int v, int n) {
     int s2 = 2 * (n / 3) + (n % 3 > 0);
     return v < s1 ? 0 : v < s2 ? 1 : 2;
 }
-}  // namespace mix9
+} // namespace mix9
 
 // One perspective's accumulators, as raw arrays (cells = size * size, row-major).
 struct AccView {
     int size = 0;
-    int32_t* code = nullptr;         // [4][cells] line-shape codes
-    uint16_t* row = nullptr;         // [4][cells] codebook rows of those codes
-    int16_t* mapSum = nullptr;       // [cells][64]
-    int16_t* conv = nullptr;         // [cells][32], before the ReLU
-    int32_t* group = nullptr;        // [9][64] feature sums per board region
-    const uint8_t* groupOf = nullptr;  // [cells] region index
-    uint32_t* stamp = nullptr;       // [cells] scratch for the update
-    uint32_t* epoch = nullptr;       // current stamp value
+    int32_t* code = nullptr;          // [4][cells] line-shape codes
+    uint16_t* row = nullptr;          // [4][cells] codebook rows of those codes
+    int16_t* mapSum = nullptr;        // [cells][64]
+    int16_t* conv = nullptr;          // [cells][32], before the ReLU
+    int32_t* group = nullptr;         // [9][64] feature sums per board region
+    const uint8_t* groupOf = nullptr; // [cells] region index
+    uint32_t* stamp = nullptr;        // [cells] scratch for the update
+    uint32_t* epoch = nullptr;        // current stamp value
 };
 
-constexpr int MAX_TOUCHED = 160;  // conv targets of one update: 145 at most
+constexpr int MAX_TOUCHED = 160; // conv targets of one update: 145 at most
 
 // What one update overwrote, so that taking the move back is a few copies instead of a second
 // update (codes are restored by subtracting the stone again).
 struct UpdateLog {
-    int ply = -1;  // applied-move index this entry belongs to; -1 = none
+    int ply = -1; // applied-move index this entry belongs to; -1 = none
     int rowNb = 0, srcNb = 0, convNb = 0;
     int rowIdx[44];
     uint16_t rowOld[44];
@@ -82,7 +82,7 @@ struct ValueCache {
 struct PolicyCache {
     bool valid = false;
     alignas(64) uint8_t in[64] = {};
-    alignas(64) int16_t wd[16 * 32] = {};  // [channel pair][output][2]
+    alignas(64) int16_t wd[16 * 32] = {}; // [channel pair][output][2]
     alignas(64) int32_t bd[16] = {};
 };
 
@@ -94,8 +94,8 @@ struct Mix9Kernels {
                    UpdateLog* log);
     void (*value)(const Mix9Weights& w, const AccView& a, ValueCache& cache, int32_t out[3]);
     // board: Color per cell; writes out[cell] for the EMPTY cells.
-    void (*policy)(const Mix9Weights& w, const AccView& a, PolicyCache& cache,
-                   const uint8_t* board, float* out);
+    void (*policy)(const Mix9Weights& w, const AccView& a, PolicyCache& cache, const uint8_t* board,
+                   float* out);
 };
 
 const Mix9Kernels* mix9KernelsScalar();
@@ -103,6 +103,6 @@ const Mix9Kernels* mix9KernelsSse41();
 const Mix9Kernels* mix9KernelsAvx2();
 const Mix9Kernels* mix9KernelsAvx512();
 const Mix9Kernels* mix9KernelsNeon();
-const Mix9Kernels* mix9Kernels(SimdLevel level);  // null when not compiled in
+const Mix9Kernels* mix9Kernels(SimdLevel level); // null when not compiled in
 
-}  // namespace moku::eval
+} // namespace moku::eval

@@ -34,12 +34,12 @@ struct ScalarOps {
         for (int i = 0; i < 64; ++i) dst[i] = src[i] > 0 ? src[i] : 0;
     }
     // d[k][c] = conv term of the new input minus that of the old one, for the 9 taps.
-    static void convDelta(const int16_t* w, const int16_t* fOld, const int16_t* fNew,
-                          int16_t* d) {
+    static void convDelta(const int16_t* w, const int16_t* fOld, const int16_t* fNew, int16_t* d) {
         for (int k = 0; k < 9; ++k)
             for (int c = 0; c < 32; ++c) {
                 int32_t wk = w[k * 32 + c];
-                d[k * 32 + c] = int16_t(((wk * (4 * fNew[c])) >> 16) - ((wk * (4 * fOld[c])) >> 16));
+                d[k * 32 + c] =
+                    int16_t(((wk * (4 * fNew[c])) >> 16) - ((wk * (4 * fOld[c])) >> 16));
             }
     }
     static void add32(int16_t* dst, const int16_t* src) {
@@ -98,8 +98,8 @@ struct ScalarOps {
         }
     }
     // y = W x + b, x signed 16-bit, W pair-interleaved 16-bit.
-    static void linearI16(const int16_t* x, const int16_t* wt, const int32_t* b, int nIn,
-                          int nOut, int32_t* y) {
+    static void linearI16(const int16_t* x, const int16_t* wt, const int32_t* b, int nIn, int nOut,
+                          int32_t* y) {
         for (int o = 0; o < nOut; ++o) y[o] = b[o];
         for (int q = 0; q < nIn / 2; ++q) {
             const int16_t* wq = wt + q * nOut * 2;
@@ -112,15 +112,14 @@ struct ScalarOps {
 // ---- Incremental update (doc step 11) -------------------------------------------------------
 
 template <class Ops>
-void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta,
-                UpdateLog* log) {
+void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta, UpdateLog* log) {
     const int n = a.size, cells = n * n;
     const int px = cell % n, py = cell / n;
     alignas(64) int16_t fOld[64], fNew[64], delta[9 * 32];
     int touched[MAX_TOUCHED];
     int touchedNb = 0;
     uint32_t ep = ++*a.epoch;
-    if (ep == 0) {  // wrapped: forget every old stamp
+    if (ep == 0) { // wrapped: forget every old stamp
         for (int i = 0; i < cells; ++i) a.stamp[i] = 0;
         ep = *a.epoch = 1;
     }
@@ -211,8 +210,7 @@ void updateImpl(const Mix9Weights& w, const AccView& a, int cell, int digitDelta
 
 // ---- Value head (doc steps 6-9) -------------------------------------------------------------
 
-template <class Ops>
-void starBlock(const Mix9Weights::Star& s, const uint8_t* x, uint8_t* out) {
+template <class Ops> void starBlock(const Mix9Weights::Star& s, const uint8_t* x, uint8_t* out) {
     alignas(64) int32_t up[STAR_UP];
     alignas(64) int16_t p[64];
     alignas(64) int32_t down[64];
@@ -325,9 +323,8 @@ void policyImpl(const Mix9Weights& w, const AccView& a, PolicyCache& cache, cons
     Ops::policyCells(a.conv, list, nb, cache.wd, cache.bd, w.policyOutW, w.policyOutB, out);
 }
 
-template <class Ops>
-constexpr Mix9Kernels makeKernels(SimdLevel level) {
+template <class Ops> constexpr Mix9Kernels makeKernels(SimdLevel level) {
     return {level, &updateImpl<Ops>, &valueImpl<Ops>, &policyImpl<Ops>};
 }
 
-}  // namespace moku::eval::MIX9_NS
+} // namespace moku::eval::MIX9_NS

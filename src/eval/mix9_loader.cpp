@@ -1,5 +1,13 @@
-// Reads mix9svq weight files (one LZ4 frame, see docs/mix9svq.md) and re-lays the parameters
-// out for the kernels.
+// Reads mix9svq weight files and re-lays the parameters out for the kernels. A file is one LZ4
+// frame holding, little-endian: a 20-byte header (u32 MAGIC, u32 ARCH_HASH, u32 rule mask with
+// 1 freestyle / 2 standard / 4 renju, u32 board-size mask with bit n-1 for size n, u32
+// description length), the description text, then exactly PAYLOAD_BYTES (mix9.h) in the order
+// parse() reads them: two codebooks of CODEBOOK_ROWS x 64 signed 10-bit values (packed), two
+// SHAPE_NB u16 shape-to-codebook maps, the 3x3 depthwise conv (9 x 32 i16 weights, 32 i16
+// biases), the policy layers 64->64 and 64->POLICY_L2, per star block (corner, edge, centre,
+// quad) the up layers 2 x (64->128) and the down layer 64->64 (widened to i16), the value layers
+// VALUE_IN->64, 64->64 and 64->4, then 16 float policy output weights and a float bias. Each
+// linear layer is its i8 weights [out][in] followed by its i32 biases [out].
 #include <lz4frame.h>
 
 #include <algorithm>
@@ -22,7 +30,7 @@ namespace {
 
 using namespace mix9;
 
-constexpr size_t MAX_DECOMPRESSED = 64u << 20;  // refuse anything far larger than a network
+constexpr size_t MAX_DECOMPRESSED = 64u << 20; // refuse anything far larger than a network
 constexpr size_t CODEBOOK_BYTES = size_t(CODEBOOK_ROWS) * 64 * 10 / 8;
 
 // Every array of a network, 64-byte aligned, freed together.
@@ -31,8 +39,7 @@ public:
     ~Storage() {
         for (void* p : blocks_) ::operator delete(p, std::align_val_t(64));
     }
-    template <class T>
-    T* alloc(size_t count) {
+    template <class T> T* alloc(size_t count) {
         size_t bytes = (count * sizeof(T) + 63) / 64 * 64;
         void* p = ::operator new(bytes, std::align_val_t(64));
         blocks_.push_back(p);
@@ -48,8 +55,7 @@ private:
 class Reader {
 public:
     explicit Reader(const uint8_t* p) : p_(p) {}
-    template <class T>
-    T get() {
+    template <class T> T get() {
         T v;
         std::memcpy(&v, p_, sizeof v);
         p_ += sizeof v;
@@ -244,14 +250,18 @@ LoadResult checkCoverage(LoadResult res, Rule rule, int boardSize) {
     return res;
 }
 
-}  // namespace
+} // namespace
 
 bool Mix9Weights::supportsRule(Rule r) const {
     switch (r) {
-    case Rule::FREESTYLE: return ruleMask & 1;
-    case Rule::STANDARD: return ruleMask & 2;
-    case Rule::RENJU: return ruleMask & 4;
-    default: return false;
+    case Rule::FREESTYLE:
+        return ruleMask & 1;
+    case Rule::STANDARD:
+        return ruleMask & 2;
+    case Rule::RENJU:
+        return ruleMask & 4;
+    default:
+        return false;
     }
 }
 
@@ -282,4 +292,4 @@ LoadResult loadMix9(const std::string& path, Rule rule, int boardSize) {
     return checkCoverage(loadMix9(path), rule, boardSize);
 }
 
-}  // namespace moku::eval
+} // namespace moku::eval

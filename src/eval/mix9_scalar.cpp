@@ -15,4 +15,4 @@ constexpr Mix9Kernels KERNELS = makeKernels<ScalarOps>(SimdLevel::SCALAR);
 
 const Mix9Kernels* mix9KernelsScalar() { return &mix9_scalar::KERNELS; }
 
-}  // namespace moku::eval
+} // namespace moku::eval

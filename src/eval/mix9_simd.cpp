@@ -15,8 +15,10 @@ bool cpuHas(SimdLevel level) {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_cpu_init();
     switch (level) {
-    case SimdLevel::SCALAR: return true;
-    case SimdLevel::SSE41: return __builtin_cpu_supports("sse4.1");
+    case SimdLevel::SCALAR:
+        return true;
+    case SimdLevel::SSE41:
+        return __builtin_cpu_supports("sse4.1");
     case SimdLevel::AVX2:
         return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                __builtin_cpu_supports("bmi2");
@@ -25,7 +27,8 @@ bool cpuHas(SimdLevel level) {
                __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
                __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx2") &&
                __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
-    case SimdLevel::NEON: return false;
+    case SimdLevel::NEON:
+        return false;
     }
     return false;
 #elif defined(__aarch64__)
@@ -34,20 +37,26 @@ bool cpuHas(SimdLevel level) {
     return level == SimdLevel::SCALAR;
 #endif
 }
-}  // namespace
+} // namespace
 
 const Mix9Kernels* mix9Kernels(SimdLevel level) {
     switch (level) {
-    case SimdLevel::SCALAR: return mix9KernelsScalar();
+    case SimdLevel::SCALAR:
+        return mix9KernelsScalar();
 #if defined(__x86_64__) || defined(__i386__)
-    case SimdLevel::SSE41: return mix9KernelsSse41();
-    case SimdLevel::AVX2: return mix9KernelsAvx2();
-    case SimdLevel::AVX512: return mix9KernelsAvx512();
+    case SimdLevel::SSE41:
+        return mix9KernelsSse41();
+    case SimdLevel::AVX2:
+        return mix9KernelsAvx2();
+    case SimdLevel::AVX512:
+        return mix9KernelsAvx512();
 #endif
 #if defined(__aarch64__)
-    case SimdLevel::NEON: return mix9KernelsNeon();
+    case SimdLevel::NEON:
+        return mix9KernelsNeon();
 #endif
-    default: return nullptr;
+    default:
+        return nullptr;
     }
 }
 
@@ -72,11 +81,16 @@ std::vector<SimdLevel> supportedSimdLevels() {
 
 std::string_view simdName(SimdLevel level) {
     switch (level) {
-    case SimdLevel::SCALAR: return "scalar";
-    case SimdLevel::SSE41: return "sse41";
-    case SimdLevel::AVX2: return "avx2";
-    case SimdLevel::AVX512: return "avx512";
-    case SimdLevel::NEON: return "neon";
+    case SimdLevel::SCALAR:
+        return "scalar";
+    case SimdLevel::SSE41:
+        return "sse41";
+    case SimdLevel::AVX2:
+        return "avx2";
+    case SimdLevel::AVX512:
+        return "avx512";
+    case SimdLevel::NEON:
+        return "neon";
     }
     return "?";
 }
@@ -92,4 +106,4 @@ std::optional<SimdLevel> simdFromName(std::string_view name) {
     return std::nullopt;
 }
 
-}  // namespace moku::eval
+} // namespace moku::eval

@@ -50,7 +50,8 @@ struct Ops : VectorOps<V> {
         alignas(16) int32_t v[16];
         for (int i = 0; i < nb; ++i) {
             const int16_t* cv = conv + list[i] * 32;
-            for (int j = 0; j < 4; ++j) V::store(v + 4 * j, _mm_max_epi16(V::load(cv + 8 * j), zero));
+            for (int j = 0; j < 4; ++j)
+                V::store(v + 4 * j, _mm_max_epi16(V::load(cv + 8 * j), zero));
             __m128i a[4];
             for (int j = 0; j < 4; ++j) a[j] = V::load(bd + 4 * j);
             for (int cp = 0; cp < 16; ++cp) {
@@ -59,7 +60,8 @@ struct Ops : VectorOps<V> {
                     a[j] = _mm_add_epi32(a[j], _mm_madd_epi16(x, V::load(wd + cp * 32 + 8 * j)));
             }
             __m128 r[4];
-            for (int j = 0; j < 4; ++j) r[j] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_max_epi32(a[j], zero)), pwv[j]);
+            for (int j = 0; j < 4; ++j)
+                r[j] = _mm_mul_ps(_mm_cvtepi32_ps(_mm_max_epi32(a[j], zero)), pwv[j]);
             // lane_i = r_i + r_{i+8}; s_i = lane_i + lane_{i+4}
             __m128 s = _mm_add_ps(_mm_add_ps(r[2], r[0]), _mm_add_ps(r[3], r[1]));
             __m128 h = _mm_hadd_ps(s, s);
@@ -69,12 +71,12 @@ struct Ops : VectorOps<V> {
     }
 };
 
-}  // namespace
+} // namespace
 
 constexpr Mix9Kernels KERNELS = makeKernels<Ops>(SimdLevel::SSE41);
 
-}  // namespace moku::eval::mix9_sse41
+} // namespace moku::eval::mix9_sse41
 
 namespace moku::eval {
 const Mix9Kernels* mix9KernelsSse41() { return &mix9_sse41::KERNELS; }
-}  // namespace moku::eval
+} // namespace moku::eval

@@ -36,8 +36,7 @@ inline float policySum(__m256 r0, __m256 r1, __m256 pw0, __m256 pw1) {
 }
 #endif
 
-template <class V>
-struct VectorOps : ScalarOps {
+template <class V> struct VectorOps : ScalarOps {
     using R = typename V::Reg;
     static constexpr int L16 = V::BYTES / 2; // int16 lanes
     static constexpr int L32 = V::BYTES / 4; // int32 lanes
@@ -50,8 +49,7 @@ struct VectorOps : ScalarOps {
     static void relu64(const int16_t* src, int16_t* dst) {
         for (int i = 0; i < 64; i += L16) V::store(dst + i, V::max16(V::load(src + i), V::zero()));
     }
-    static void convDelta(const int16_t* w, const int16_t* fOld, const int16_t* fNew,
-                          int16_t* d) {
+    static void convDelta(const int16_t* w, const int16_t* fOld, const int16_t* fNew, int16_t* d) {
         constexpr int H = 32 / L16;
         R o[H], n[H];
         for (int h = 0; h < H; ++h) {
@@ -129,8 +127,8 @@ struct VectorOps : ScalarOps {
         }
         for (int j = 0; j < NB; ++j) V::store(y + o + L32 * j, acc[j]);
     }
-    static void linearI16(const int16_t* x, const int16_t* wt, const int32_t* b, int nIn,
-                          int nOut, int32_t* y) {
+    static void linearI16(const int16_t* x, const int16_t* wt, const int32_t* b, int nIn, int nOut,
+                          int32_t* y) {
         int o = 0;
         for (; o + 8 * L32 <= nOut; o += 8 * L32) linearI16Block<8>(x, wt, b, nIn, nOut, o, y);
         for (; o + 4 * L32 <= nOut; o += 4 * L32) linearI16Block<4>(x, wt, b, nIn, nOut, o, y);

@@ -13,7 +13,7 @@ struct Zobrist {
 
     Zobrist() {
         uint64_t s = 0x9E3779B97F4A7C15ull;
-        auto next = [&] {  // splitmix64: fixed seed, so hashes are the same on every run
+        auto next = [&] { // splitmix64: fixed seed, so hashes are the same on every run
             uint64_t z = (s += 0x9E3779B97F4A7C15ull);
             z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
             z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -27,7 +27,7 @@ struct Zobrist {
 
 const Zobrist ZOBRIST;
 
-}  // namespace
+} // namespace
 
 uint64_t zobristKey(Color c, Pos p) { return ZOBRIST.stone[c][p.idx]; }
 uint64_t zobristSide() { return ZOBRIST.side; }
@@ -276,11 +276,13 @@ std::string Board::checkConsistency() const {
             for (int d = 0; d < DIR_NB; d++) {
                 pt[d] = tables_->linePattern(Color(s), keys_[d][i]);
                 if (pt[d] != c.pattern[s][d])
-                    err << "cell " << posToString(p) << " pattern side " << s << " dir " << d << "\n";
+                    err << "cell " << posToString(p) << " pattern side " << s << " dir " << d
+                        << "\n";
             }
             uint16_t pc = pcodeOf(pt[0], pt[1], pt[2], pt[3]);
             if (pc != c.pcode[s]) err << "cell " << posToString(p) << " pcode\n";
-            Pattern4 p4 = pattern4From({pt[0], pt[1], pt[2], pt[3]}, rule_ == Rule::RENJU && s == BLACK);
+            Pattern4 p4 =
+                pattern4From({pt[0], pt[1], pt[2], pt[3]}, rule_ == Rule::RENJU && s == BLACK);
             if (p4 != c.p4[s]) err << "cell " << posToString(p) << " Pattern4\n";
             count[s][p4]++;
             if (scores_) {
@@ -295,7 +297,8 @@ std::string Board::checkConsistency() const {
                 err << "Pattern4 count " << pattern4Name(Pattern4(k)) << " side " << s << "\n";
     for (int s = 0; s < COLOR_NB; s++)
         for (int k = 0; k < 2; k++)
-            if (sums[s][k] != scoreSum_[s][k]) err << "score sum side " << s << " index " << k << "\n";
+            if (sums[s][k] != scoreSum_[s][k])
+                err << "score sum side " << s << " index " << k << "\n";
     if (hash != hash_) err << "hash\n";
     if (stones != stones_) err << "stone count\n";
     return err.str();
@@ -313,4 +316,4 @@ std::string Board::toString() const {
     return s;
 }
 
-}  // namespace moku::game
+} // namespace moku::game

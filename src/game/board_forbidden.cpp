@@ -14,7 +14,7 @@ bool Board::isForbidden(Pos p) {
     int threes = 0;
     for (int d = 0; d < DIR_NB; d++) {
         Pattern pt = c.pattern[BLACK][d];
-        if (pt == OL) return true;  // an overline, or a double four inside one line
+        if (pt == OL) return true; // an overline, or a double four inside one line
         fours += pt == F4 || pt == B4 || pt == B4S;
         three[d] = pt == F3 || pt == F3S;
         threes += three[d];
@@ -47,4 +47,4 @@ Color Board::outcomeIfPlayed(Pos p, Color c) {
     return EMPTY;
 }
 
-}  // namespace moku::game
+} // namespace moku::game

@@ -9,16 +9,16 @@
 namespace moku::game {
 
 const char* patternName(Pattern p) {
-    static const char* names[PATTERN_NB] = {"DEAD", "OL",  "B1",  "F1", "B2", "F2", "F2A", "F2B",
-                                            "B3",   "B3S", "F3",  "F3S", "B4", "B4S", "F4", "F5"};
+    static const char* names[PATTERN_NB] = {"DEAD", "OL",  "B1", "F1",  "B2", "F2",  "F2A", "F2B",
+                                            "B3",   "B3S", "F3", "F3S", "B4", "B4S", "F4",  "F5"};
     return p < PATTERN_NB ? names[p] : "?";
 }
 
 const char* pattern4Name(Pattern4 p) {
     static const char* names[PATTERN4_NB] = {
-        "A_FIVE",        "B_FLEX4",    "C_BLOCK4_FLEX3", "D_BLOCK4_PLUS", "E_BLOCK4",
-        "F_FLEX3_2X",    "G_FLEX3_PLUS", "H_FLEX3",      "I_BLOCK3_PLUS", "J_FLEX2_2X",
-        "K_BLOCK3",      "L_FLEX2",    "FORBID",         "NONE"};
+        "A_FIVE",     "B_FLEX4",      "C_BLOCK4_FLEX3", "D_BLOCK4_PLUS", "E_BLOCK4",
+        "F_FLEX3_2X", "G_FLEX3_PLUS", "H_FLEX3",        "I_BLOCK3_PLUS", "J_FLEX2_2X",
+        "K_BLOCK3",   "L_FLEX2",      "FORBID",         "NONE"};
     return p < PATTERN4_NB ? names[p] : "?";
 }
 
@@ -62,7 +62,18 @@ struct PcodeIndex {
 const PcodeIndex PCODE_INDEX;
 const PcodeIndex& pcodeIndex() { return PCODE_INDEX; }
 
-// The recursive classifier of patterns.md, memoised on the 11-cell window (2 bits a cell).
+// The recursive definitions of the line patterns, memoised on the 11-cell window centred on the
+// cell (2 bits a cell: 0 empty, 1 own, 2 opponent, 3 off the board; the centre counts as own).
+// The run of own stones through the centre decides first: an overline where the rule forbids
+// it is OL, a run that wins under the rule F5. Otherwise the pattern is DEAD when the window
+// has no room for five, and else follows from what one more own stone on each empty cell of
+// the window makes (classified recursively):
+//   two or more five points: F4 (renju black: OL, a double four inside the line, unless the
+//     two points cap the same four stones); one five point: B4 (B4S when the line with that
+//     point blocked still holds a B3 or more);
+//   an F4 point: F3 (two or more: F3S); a B4 or B4S point: B3 (B3S when one is B4S);
+//   F3 or F3S points: F2 (three: F2A, four or more: F2B); a B3 or B3S point: B2;
+//   an F2, F2A or F2B point: F1; a B2 point: B1; none of these: DEAD.
 class Classifier {
 public:
     Classifier(Rule rule, Color side)
@@ -91,11 +102,16 @@ private:
         // A run of exactly five containing the centre never touches the window edge.
         auto blockedBothEnds = [&] { return at(code, l - 1) == 2 && at(code, r + 1) == 2; };
         switch (rule_) {
-        case Rule::FREESTYLE: return run >= 5;
-        case Rule::STANDARD: return run == 5;
-        case Rule::RENJU: return side_ == BLACK ? run == 5 : run >= 5;
-        case Rule::CARO8: return run >= 6 || (run == 5 && !blockedBothEnds());
-        case Rule::CARO9: return run == 5 && !blockedBothEnds();
+        case Rule::FREESTYLE:
+            return run >= 5;
+        case Rule::STANDARD:
+            return run == 5;
+        case Rule::RENJU:
+            return side_ == BLACK ? run == 5 : run >= 5;
+        case Rule::CARO8:
+            return run >= 6 || (run == 5 && !blockedBothEnds());
+        case Rule::CARO9:
+            return run == 5 && !blockedBothEnds();
         }
         return false;
     }
@@ -161,8 +177,10 @@ void buildTables(PatternTables& t, Rule rule) {
                 uint32_t v = b == 0 ? 0 : b == 3 ? 3 : b == own ? 1 : 2;
                 code |= v << (2 * (k + 5));
             }
-            if (s == BLACK) t.line[key] = cls.classify(code);
-            else t.line[key] |= cls.classify(code) << 4;
+            if (s == BLACK)
+                t.line[key] = cls.classify(code);
+            else
+                t.line[key] |= cls.classify(code) << 4;
         }
         bool renjuBlack = rule == Rule::RENJU && side == BLACK;
         for (int pc = 0; pc < PCODE_NB; pc++)
@@ -170,7 +188,7 @@ void buildTables(PatternTables& t, Rule rule) {
     }
 }
 
-}  // namespace
+} // namespace
 
 std::array<Pattern, 4> pcodePatterns(uint16_t pcode) { return pcodeIndex().patterns[pcode]; }
 
@@ -224,4 +242,4 @@ Pattern classifyWindow(Rule rule, Color side, const std::array<uint8_t, 11>& cel
     return Classifier(rule, side).classify(code);
 }
 
-}  // namespace moku::game
+} // namespace moku::game

@@ -1,5 +1,7 @@
-// INFO: the manager's settings. INFO never gets a reply line (managers read the next line as the
-// answer to their next command), so a bad value is reported on a MESSAGE line and ignored.
+// INFO: the manager's settings, one table of keys (what each sets and means; README.md's "INFO
+// keys:" paragraph names the same keys, a test checks it). INFO never gets a reply line
+// (managers read the next line as the answer to their next command), so a bad value is reported
+// on a MESSAGE line and ignored, and so is a key the table does not know.
 #include <algorithm>
 #include <limits>
 
@@ -7,88 +9,138 @@
 
 namespace moku::protocol {
 
+// The value of an INFO line: its text, and for a numeric key the integer it holds.
+struct Session::InfoValue {
+    const std::string& key; // lower case
+    const std::string& text;
+    int64_t number = 0; // numeric keys only
+
+    int64_t atLeast(int64_t lo) const { return std::max(number, lo); }
+    int clamped(int64_t lo, int64_t hi) const { return int(std::clamp(number, lo, hi)); }
+};
+
+struct Session::InfoKey {
+    std::string_view key;
+    bool numeric; // the value must be an integer, else it is reported and ignored
+    void (*set)(Session&, const InfoValue&);
+    std::string_view meaning;
+};
+
+const Session::InfoKey Session::INFO_KEYS[] = {
+    {"timeout_turn", true,
+     [](Session& s, const InfoValue& v) { s.engineOptions().time.turnTimeMs = v.atLeast(0); },
+     "milliseconds a move may take; 0 = move at once"},
+    {"timeout_match", true,
+     [](Session& s, const InfoValue& v) { s.engineOptions().time.matchTimeMs = v.atLeast(0); },
+     "milliseconds for the whole game; 0 = no limit"},
+    {"time_left", true,
+     [](Session& s, const InfoValue& v) {
+         s.engineOptions().time.timeLeftMs = v.number; // may be negative: passed on as is
+     },
+     "milliseconds left of the game (negative and 2147483647 understood)"},
+    {"time_increment", true,
+     [](Session& s, const InfoValue& v) { s.engineOptions().time.incrementMs = v.atLeast(0); },
+     "milliseconds the match clock gains per move, spent by the time manager"},
+    {"max_memory", true,
+     [](Session& s, const InfoValue& v) {
+         s.engineOptions().maxMemoryBytes = v.atLeast(0);
+         s.engine_.applyHashSize(); // sized now rather than inside the next turn
+     },
+     "bytes the whole process may use; 0 = Gomocup's 350 MB"},
+    {"game_type", true,
+     [](Session& s, const InfoValue& v) { s.engineOptions().gameType = v.clamped(0, 3); },
+     "0 human opponent, 1 brain, 2 tournament, 3 network tournament; stored"},
+    {"rule", true,
+     [](Session& s, const InfoValue& v) {
+         auto rule =
+             v.number >= 0 && v.number <= 255 ? ruleFromGomocup(int(v.number)) : std::nullopt;
+         if (rule)
+             s.engine_.setRule(*rule);
+         else
+             s.badInfoValue(v);
+         s.flushNotices();
+     },
+     "0 freestyle, 1 standard, 2 and 4 renju, 8 caro, 9 caro with exactly five"},
+    {"folder", false, [](Session& s, const InfoValue& v) { s.engineOptions().folder = v.text; },
+     "where persistent files may go; stored"},
+    {"thread_num", true,
+     [](Session& s, const InfoValue& v) {
+         s.engineOptions().threads = v.clamped(1, engine::MAX_THREADS);
+         s.engine_.applyHashSize();
+     },
+     "search threads (Lazy SMP)"},
+    {"max_depth", true,
+     [](Session& s, const InfoValue& v) { s.engineOptions().maxDepth = v.clamped(0, MAX_PLY); },
+     "deepest iteration; 0 = no limit"},
+    {"max_node", true,
+     [](Session& s, const InfoValue& v) { s.engineOptions().maxNodes = uint64_t(v.atLeast(0)); },
+     "nodes a search may visit; 0 = no limit"},
+    {"hash_size", true,
+     [](Session& s, const InfoValue& v) {
+         s.engineOptions().hashKiB = v.clamped(0, engine::MAX_HASH_KIB);
+         s.engine_.applyHashSize();
+     },
+     "KiB, an upper bound on the transposition table; 0 = sized from max_memory"},
+    {"show_detail", true,
+     [](Session& s, const InfoValue& v) {
+         s.engineOptions().showDetail = v.clamped(0, std::numeric_limits<int>::max());
+     },
+     "nonzero adds the MESSAGE REALTIME lines Yixin-Board draws"},
+    {"pondering", true,
+     [](Session& s, const InfoValue& v) { s.engineOptions().pondering = v.number != 0; },
+     "nonzero thinks on the opponent's time"},
+    {"simd", false,
+     [](Session& s, const InfoValue& v) {
+         engine::EngineOptions& o = s.engineOptions();
+         std::string name = toLower(trim(v.text));
+         if (name == "auto" || name.empty()) {
+             o.simd.reset();
+         } else if (auto level = eval::simdFromName(name)) {
+             o.simd = *level;
+         } else {
+             s.message("ERROR INFO simd: unknown instruction set '" + printable(v.text) + "'");
+             return;
+         }
+         s.engine_.updateNetwork();
+         s.flushNotices();
+     },
+     "the network's instruction set (scalar, sse41, avx2, avx512, neon) or auto for the best"},
+    {"caution_factor", true,
+     [](Session& s, const InfoValue& v) { s.engineOptions().cautionFactor = v.clamped(0, 100); },
+     "Yixin-Board's caution (0..4); stored"},
+    {"strength", true,
+     [](Session& s, const InfoValue& v) { s.engineOptions().strength = v.clamped(0, 100); },
+     "playing strength in percent; stored"},
+    {"evaluate", false, [](Session&, const InfoValue&) {},
+     "the point under the manager's mouse (Piskvork); ignored"},
+};
+
+std::vector<InfoKeyDoc> infoKeys() {
+    std::vector<InfoKeyDoc> out;
+    for (const auto& k : Session::INFO_KEYS) out.push_back({k.key, k.meaning});
+    return out;
+}
+
+void Session::badInfoValue(const InfoValue& v) {
+    message("ERROR INFO " + printable(v.key) + ": bad value '" + printable(v.text) + "'");
+}
+
 void Session::cmdInfo(const std::string& args) {
     Command kv = splitCommand(args);
     std::string key = toLower(kv.word);
-    const std::string& text = kv.args;
-    engine::EngineOptions& o = engine_.options();
-
-    // Keys whose value is free text or ignored.
-    if (key == "folder") {
-        o.folder = text;
-        return;
-    }
-    if (key == "evaluate" || key.empty()) return;
-    if (key == "simd") {
-        // The network's instruction set: a name, or auto for the best this CPU runs.
-        std::string name = toLower(trim(text));
-        if (name == "auto" || name.empty()) {
-            o.simd.reset();
-        } else if (auto level = eval::simdFromName(name)) {
-            o.simd = *level;
-        } else {
-            message("ERROR INFO simd: unknown instruction set '" + printable(text) + "'");
+    auto row = std::find_if(std::begin(INFO_KEYS), std::end(INFO_KEYS),
+                            [&](const InfoKey& k) { return k.key == key; });
+    if (row == std::end(INFO_KEYS)) return; // unknown keys are ignored, as the protocol asks
+    InfoValue value{key, kv.args};
+    if (row->numeric) {
+        auto number = parseInt(kv.args);
+        if (!number) {
+            badInfoValue(value);
             return;
         }
-        engine_.updateNetwork();
-        flushNotices();
-        return;
+        value.number = *number;
     }
-
-    auto value = parseInt(text);
-    auto bad = [&] {
-        message("ERROR INFO " + printable(key) + ": bad value '" + printable(text) + "'");
-    };
-    static const char* const NUMERIC[] = {
-        "timeout_turn", "timeout_match",  "time_left", "max_memory", "game_type",
-        "rule",         "thread_num",     "max_depth", "max_node",   "hash_size",
-        "show_detail",  "caution_factor", "pondering", "strength",   "time_increment"};
-    bool known = std::find(std::begin(NUMERIC), std::end(NUMERIC), key) != std::end(NUMERIC);
-    if (!known) return; // unknown keys are ignored, as the protocol asks
-    if (!value) {
-        bad();
-        return;
-    }
-    int64_t v = *value;
-    auto clampInt = [](int64_t x, int64_t lo, int64_t hi) { return int(std::clamp(x, lo, hi)); };
-
-    if (key == "timeout_turn")
-        o.time.turnTimeMs = std::max<int64_t>(v, 0);
-    else if (key == "timeout_match")
-        o.time.matchTimeMs = std::max<int64_t>(v, 0);
-    else if (key == "time_left")
-        o.time.timeLeftMs = v; // may be negative: passed on as is
-    else if (key == "max_memory")
-        o.maxMemoryBytes = std::max<int64_t>(v, 0);
-    else if (key == "game_type")
-        o.gameType = clampInt(v, 0, 3);
-    else if (key == "rule") {
-        auto rule = v >= 0 && v <= 255 ? ruleFromGomocup(int(v)) : std::nullopt;
-        if (rule)
-            engine_.setRule(*rule);
-        else
-            bad();
-        flushNotices();
-    } else if (key == "thread_num")
-        o.threads = clampInt(v, 1, engine::MAX_THREADS);
-    else if (key == "max_depth")
-        o.maxDepth = clampInt(v, 0, MAX_PLY);
-    else if (key == "max_node")
-        o.maxNodes = uint64_t(std::max<int64_t>(v, 0));
-    else if (key == "hash_size")
-        o.hashKiB = std::clamp<int64_t>(v, 0, engine::MAX_HASH_KIB);
-    else if (key == "show_detail")
-        o.showDetail = clampInt(v, 0, std::numeric_limits<int>::max());
-    else if (key == "caution_factor")
-        o.cautionFactor = clampInt(v, 0, 100);
-    else if (key == "pondering")
-        o.pondering = v != 0;
-    else if (key == "strength")
-        o.strength = clampInt(v, 0, 100);
-    else if (key == "time_increment")
-        o.time.incrementMs = std::max<int64_t>(v, 0);
-    // Threads and table are sized now rather than inside the next turn.
-    if (key == "max_memory" || key == "hash_size" || key == "thread_num") engine_.applyHashSize();
+    row->set(*this, value);
 }
 
 } // namespace moku::protocol

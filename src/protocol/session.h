@@ -103,6 +103,13 @@ private:
     void cmdPlay(const std::string& args);
     void cmdSwap2Board(const std::string& args);
     void cmdInfo(const std::string& args);
+    // INFO's table (commands_info.cpp): every key with its setter and meaning.
+    struct InfoValue;
+    struct InfoKey;
+    static const InfoKey INFO_KEYS[];
+    friend std::vector<InfoKeyDoc> infoKeys();
+    void badInfoValue(const InfoValue& v);
+    engine::EngineOptions& engineOptions() { return engine_.options(); }
     void cmdYxBoard(const std::string& args);
     void cmdYxShowForbid();
     void cmdYxNBest(const std::string& args);

@@ -1,13 +1,11 @@
-// The Searcher facade: opening moves, then Lazy SMP: the caller's thread runs the main
-// worker's iterative deepening while a pool of helper threads, created once and reused, search
-// the same root on the shared transposition table; at the end the threads vote for the move.
+// The Searcher facade, Lazy SMP: the caller's thread runs the main worker's iterative deepening
+// while a pool of helper threads, created once and reused, search the same root on the shared
+// transposition table; at the end the threads vote for the move.
 #include <algorithm>
-#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
 
-#include "moku/core/memory.h"
 #include "moku/search/search.h"
 #include "worker.h"
 
@@ -25,7 +23,7 @@ struct Searcher::Impl {
     TranspositionTable tt{size_t(16) << 20};
     eval::ClassicalConfig evalConfig = eval::ClassicalConfig::defaults();
     SearchParams params;
-    eval::NetworkPair network; // shared by every worker
+    eval::NetworkPair network;                    // shared by every worker
     std::vector<std::unique_ptr<Worker>> workers; // [0] runs in the caller's thread
     std::vector<std::thread> threads;             // threads[i] runs workers[i + 1]
     std::mutex busy; // held by think() and by every change of the threads or the table
@@ -100,10 +98,15 @@ void Searcher::Impl::waitHelpers() {
     cv.wait(lock, [&] { return running == 0; });
 }
 
-Searcher::Searcher() : impl_(std::make_unique<Impl>(stopFlag_)) {}
+Searcher::Searcher() : impl_(std::make_unique<Impl>(searchEnd_)) {}
 Searcher::~Searcher() = default;
 
-void Searcher::stop() { stopFlag_ = true; }
+void Searcher::stop() {
+    stopRequested_ = true;
+    searchEnd_ = true;
+}
+
+void Searcher::clearStop() { stopRequested_ = false; }
 
 void Searcher::newGame() {
     std::lock_guard lock(impl_->busy);
@@ -153,70 +156,6 @@ bool Searcher::checkNetworkSync(const Board& root) {
     return impl_->workers[0]->checkNetworkSync(root);
 }
 
-uint64_t memoryReserve(uint64_t limit, int threads) {
-    // Thread stacks grow while searching (up to ~1.5 MiB deep in the tree), the allocator keeps
-    // slack and page tables grow with the table; a sixteenth of the limit also leaves room
-    // for a network loaded after the table was sized (~18 MB).
-    return (uint64_t(8) << 20) + (uint64_t(2) << 20) * uint64_t(std::max(threads, 1)) + limit / 16;
-}
-
-uint64_t planTableBytes(uint64_t limit, uint64_t baseline, uint64_t reserve, uint64_t want) {
-    uint64_t used = baseline + reserve;
-    uint64_t room = limit > used ? limit - used : 0;
-    if (want) room = std::min(room, want);
-    return std::max<uint64_t>(room / TranspositionTable::BUCKET_BYTES, 1) *
-           TranspositionTable::BUCKET_BYTES;
-}
-
-MemoryPlan Searcher::configure(int threads, uint64_t maxMemoryBytes, uint64_t wantBytes) {
-    std::lock_guard lock(impl_->busy);
-    impl_->resize(threads);
-    threads = int(impl_->workers.size());
-    MemoryPlan p;
-    p.threads = threads;
-    p.limitBytes = maxMemoryBytes ? maxMemoryBytes : DEFAULT_MAX_MEMORY;
-    p.wantBytes = wantBytes;
-    impl_->tt.resize(0); // free the old table: the baseline is everything else
-    p.baselineBytes = residentBytes();
-    p.reserveBytes = memoryReserve(p.limitBytes, threads);
-    uint64_t target = planTableBytes(p.limitBytes, p.baselineBytes, p.reserveBytes, wantBytes);
-    // Never more than most of the machine, whatever the manager allows.
-    if (uint64_t phys = physicalMemoryBytes())
-        target = std::min(target, std::max<uint64_t>(phys / 4 * 3, 1 << 20));
-    p.tableBytes = impl_->tt.resize(size_t(target));
-    if (p.tableBytes < target) p.failedBytes = target;
-    return p;
-}
-
-namespace {
-
-// The first moves need no search: the centre on an empty board, and next to a lone stone the
-// diagonal neighbour nearest the centre.
-Pos openingMove(const Board& b) {
-    if (b.stoneCount() == 0) {
-        if (b.isEmpty(b.centre()) && b.ply() == 0) return b.centre();
-        return b.stoneCount() == 0 && b.isEmpty(b.centre()) ? b.centre() : POS_NONE;
-    }
-    if (b.stoneCount() != 1) return POS_NONE;
-    Pos stone = POS_NONE;
-    for (int y = 0; y < b.height() && stone == POS_NONE; y++)
-        for (int x = 0; x < b.width(); x++)
-            if (b.piece(Pos(x, y)) == BLACK || b.piece(Pos(x, y)) == WHITE) stone = Pos(x, y);
-    Pos best = POS_NONE;
-    int bestDist = 1 << 30;
-    const int diag[8][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {1, 0}, {0, 1}, {-1, 0}, {0, -1}};
-    for (auto& d : diag) {
-        int x = stone.x() + d[0], y = stone.y() + d[1];
-        if (!b.onBoard(x, y)) continue;
-        int cx = x - b.width() / 2, cy = y - b.height() / 2;
-        int dist = cx * cx + cy * cy + (d[0] && d[1] ? 0 : 1000); // diagonals first
-        if (dist < bestDist) bestDist = dist, best = Pos(x, y);
-    }
-    return best;
-}
-
-} // namespace
-
 namespace {
 
 // Lazy SMP vote. Gomoku scores swing with the parity of the depth (the tempo of the side to
@@ -237,7 +176,7 @@ const Worker* voteBest(const std::vector<std::unique_ptr<Worker>>& workers) {
         if (!counts(*w)) continue;
         Value s = w->lastBest.score, bs = best->lastBest.score;
         if (bs >= VALUE_MATE_IN_MAX_PLY) {
-            if (s > bs) best = w.get();  // a shorter proven win
+            if (s > bs) best = w.get(); // a shorter proven win
         } else if (s >= VALUE_MATE_IN_MAX_PLY || w->completedDepth > best->completedDepth ||
                    (w->completedDepth == best->completedDepth && s > bs)) {
             best = w.get();
@@ -251,30 +190,18 @@ const Worker* voteBest(const std::vector<std::unique_ptr<Worker>>& workers) {
 SearchResult Searcher::think(const Board& board, const Limits& limits,
                              const IterationCallback& onIteration) {
     std::lock_guard lock(impl_->busy);
-    auto start = std::chrono::steady_clock::now();
-    stopFlag_ = false;
-    // The main worker takes the root even when an opening move needs no search, so that its
-    // network evaluator always follows the game.
+    // The threads' signal is cleared before the stop flag is read: a stop() that this read
+    // misses sets the signal again after it, so no stop is lost.
+    searchEnd_ = false;
+    Limits l = limits;
+    if (stopRequested_) {
+        // Stopped before it began: only a legal, searched move, from the first iteration.
+        l.infinite = false;
+        l.maxDepth = 1;
+    }
     Worker& main = *impl_->workers[0];
     main.setPosition(board);
-    Pos opening =
-        board.rule() == Rule::RENJU && board.stoneCount() == 1 && board.sideToMove() == BLACK
-            ? POS_NONE
-            : openingMove(board);
-    if (opening != POS_NONE) {
-        SearchResult r;
-        r.bestMove = opening;
-        r.score = VALUE_ZERO;
-        r.depth = 1;
-        r.pv = {opening};
-        r.ranked = {{opening, VALUE_ZERO}};
-        r.timeMs = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
-        if (onIteration) onIteration({1, 1, 0, r.score, 0, r.timeMs, r.pv});
-        return r;
-    }
-    if (impl_->workers.size() == 1) return main.iterate(limits, onIteration);
+    if (impl_->workers.size() == 1) return main.iterate(l, onIteration);
 
     bool helping = false;
     int reported = 0; // the deepest iteration the main thread reported
@@ -284,15 +211,15 @@ SearchResult Searcher::think(const Board& board, const Limits& limits,
             if (info.pvIndex == 0) reported = std::max(reported, info.depth);
             onIteration(info);
         };
-    SearchResult r = main.iterate(limits, relay, [&] {
+    SearchResult r = main.iterate(l, relay, [&] {
         impl_->startHelpers(board);
         helping = true;
     });
     if (!helping) return r;
-    stopFlag_ = true;
+    searchEnd_ = true;
     impl_->waitHelpers();
     r.nodes = main.totalNodes();
-    if (limits.multiPV > 1) return r;
+    if (l.multiPV > 1) return r;
     const Worker* best = voteBest(impl_->workers);
     if (best != &main) {
         r.bestMove = best->lastBest.pos;

@@ -1,8 +1,10 @@
 // The search worker: everything one searching thread owns (its board copy, history tables, VCF
-// hash, stack, counters). It shares only the transposition table and the stop flag, so Lazy SMP
-// can run several of them. Implementation map: search_ab.cpp (alpha-beta, quiescence, iterative
-// deepening), search_vcf.cpp (win checks, VCF), movepick.cpp (move generation and ordering),
-// search_eval.cpp (the classical/network mix and the policy).
+// hash, stack, counters). It shares only the transposition table and the searcher's end-of-search
+// signal (stop_: set by a stop request, a limit or the end of the main thread), so Lazy SMP can
+// run several of them. Implementation map: search_root.cpp (iterative deepening, aspiration
+// windows, the root move list, Lazy SMP depth skipping), search_ab.cpp (set-up, alpha-beta at
+// the root and below, quiescence, history), search_vcf.cpp (win checks, VCF), movepick.cpp
+// (move generation and ordering), search_eval.cpp (the classical/network mix and the policy).
 #pragma once
 
 #include <algorithm>

@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "moku/engine/engine.h"
+#include "moku/search/tt.h"
+#include "test_util.h"
 
 using namespace moku;
 using namespace moku::engine;
@@ -134,6 +137,29 @@ TEST(EngineThink, AlwaysLegalOnTinyBoards) {
     EXPECT_EQ(e.thinkAndPlay().bestMove, POS_NONE); // full board
 }
 
+// The first moves of a game need no search, with or without a network: the centre of an empty
+// board, and next to a lone stone one of its neighbours.
+TEST(EngineThink, OpeningMovesNeedNoSearch) {
+    for (bool network : {false, true}) {
+        Engine e;
+        if (network)
+            e.options().networks.freestyle = test::dataPath("mix9svq/synthetic-freestyle.bin.lz4");
+        e.options().time.turnTimeMs = 1000;
+        e.newGame(15, 15);
+        EXPECT_EQ(e.networkActive(), network);
+        search::SearchResult r = e.analyse(1);
+        EXPECT_EQ(r.bestMove, Pos(7, 7));
+        EXPECT_EQ(r.nodes, 0u);
+        e.play(Pos(3, 3));
+        r = e.analyse(1);
+        EXPECT_EQ(std::max(std::abs(r.bestMove.x() - 3), std::abs(r.bestMove.y() - 3)), 1);
+        EXPECT_EQ(r.nodes, 0u);
+        e.options().time.turnTimeMs = 0;
+        e.newGame(20, 20);
+        EXPECT_EQ(e.analyse(1).bestMove, Pos(10, 10));
+    }
+}
+
 TEST(EngineThink, StopBeforeSearchStillAnswers) {
     Engine e;
     e.options().time.turnTimeMs = 60000;
@@ -176,7 +202,7 @@ TEST(EngineOptions, HashFollowsMaxMemoryHashSizeAndThreads) {
     e.setNoteSink([&](const std::string& n) { notes.push_back(n); });
     e.options().maxMemoryBytes = 367001600; // Gomocup's 350 MB
     e.applyHashSize();
-    const search::MemoryPlan& p = e.memoryPlan();
+    const MemoryPlan& p = e.memoryPlan();
     EXPECT_EQ(p.limitBytes, 367001600u);
     EXPECT_LE(p.baselineBytes + p.reserveBytes + p.tableBytes, 367001600u);
     EXPECT_GT(p.tableBytes, uint64_t(128) << 20);
@@ -199,10 +225,24 @@ TEST(EngineOptions, HashFollowsMaxMemoryHashSizeAndThreads) {
     e.options().maxMemoryBytes = 0; // Gomocup's default
     e.options().hashKiB = 0;
     e.applyHashSize();
-    EXPECT_EQ(e.memoryPlan().limitBytes, search::DEFAULT_MAX_MEMORY);
+    EXPECT_EQ(e.memoryPlan().limitBytes, DEFAULT_MAX_MEMORY);
     e.analyse(1);
     EXPECT_EQ(notes.size(), 2u); // one note per search at most
     EXPECT_NE(notes[1].find("2 threads"), std::string::npos) << notes[1];
+}
+
+TEST(SmpMemory, PlanKeepsTheProcessUnderTheLimit) {
+    using search::TranspositionTable;
+    const uint64_t MIB = 1 << 20;
+    uint64_t reserve = memoryReserve(350 * MIB, 2);
+    EXPECT_GE(reserve, 12 * MIB);
+    uint64_t t = planTableBytes(350 * MIB, 20 * MIB, reserve, 0);
+    EXPECT_LE(20 * MIB + reserve + t, 350 * MIB);
+    EXPECT_GT(t, 250 * MIB);
+    EXPECT_EQ(t % TranspositionTable::BUCKET_BYTES, 0u);
+    EXPECT_EQ(planTableBytes(350 * MIB, 20 * MIB, reserve, 16 * MIB), 16 * MIB); // hash_size
+    // Nothing left: one bucket, never a negative size.
+    EXPECT_EQ(planTableBytes(10 * MIB, 20 * MIB, reserve, 0), TranspositionTable::BUCKET_BYTES);
 }
 
 } // namespace

@@ -111,7 +111,7 @@ std::string loadError(const std::vector<uint8_t>& file, Rule rule = Rule::FREEST
     return r ? std::string() : r.error;
 }
 
-}  // namespace
+} // namespace
 
 TEST(Mix9Loader, SyntheticHeader) {
     const auto& w = synthetic();
@@ -127,7 +127,7 @@ TEST(Mix9Loader, CorruptFilesGiveClearErrors) {
     const std::vector<uint8_t> file = readFile(NET_PATH);
     const std::vector<uint8_t>& raw = rawSynthetic();
     ASSERT_GT(raw.size(), mix9::PAYLOAD_BYTES);
-    EXPECT_EQ(loadError(lz4Compress(raw)), "");  // a re-encoded frame is as good
+    EXPECT_EQ(loadError(lz4Compress(raw)), ""); // a re-encoded frame is as good
 
     EXPECT_NE(loadMix9("/nonexistent/net.bin.lz4").error.find("cannot open"), std::string::npos);
 
@@ -179,8 +179,8 @@ TEST(Mix9Loader, CorruptFilesGiveClearErrors) {
 }
 
 TEST(Mix9Simd, NamesAndLevels) {
-    for (SimdLevel l : {SimdLevel::SCALAR, SimdLevel::SSE41, SimdLevel::AVX2, SimdLevel::AVX512,
-                        SimdLevel::NEON})
+    for (SimdLevel l :
+         {SimdLevel::SCALAR, SimdLevel::SSE41, SimdLevel::AVX2, SimdLevel::AVX512, SimdLevel::NEON})
         EXPECT_EQ(simdFromName(simdName(l)), l);
     EXPECT_EQ(simdFromName("AVX2"), SimdLevel::AVX2);
     EXPECT_FALSE(simdFromName("mmx"));
@@ -331,7 +331,7 @@ TEST(Mix9Incremental, RandomGamesMatchRecomputeAndScalar) {
                 for (auto& ev : evs) ev->clear();
                 stack.clear();
             } else if (!stack.empty() && (r < 40 || int(stack.size()) == cells)) {
-                int k = 1 + (r < 8 ? int(rng() % 6) : 0);  // sometimes several at once
+                int k = 1 + (r < 8 ? int(rng() % 6) : 0); // sometimes several at once
                 for (int i = 0; i < k && !stack.empty(); ++i) {
                     for (auto& ev : evs) ev->undo();
                     stack.pop_back();
@@ -341,11 +341,11 @@ TEST(Mix9Incremental, RandomGamesMatchRecomputeAndScalar) {
                 do c = int(rng() % cells);
                 while (evs[0]->stoneAt(c % n, c / n) != EMPTY);
                 Color color = stack.size() % 2 ? WHITE : BLACK;
-                if (rng() % 10 == 0) color = ~color;  // boards need not be reachable
+                if (rng() % 10 == 0) color = ~color; // boards need not be reachable
                 for (auto& ev : evs) ev->move(c % n, c / n, color);
                 stack.push_back(c);
             }
-            if (rng() % 4 == 0) continue;  // leave some steps unevaluated (lazy path)
+            if (rng() % 4 == 0) continue; // leave some steps unevaluated (lazy path)
             Color side = rng() % 2 ? WHITE : BLACK;
             ValueResult v0 = evs[0]->value(side);
             for (size_t i = 1; i < evs.size(); ++i) {
@@ -361,7 +361,8 @@ TEST(Mix9Incremental, RandomGamesMatchRecomputeAndScalar) {
                     for (int c = 0; c < cells; ++c) {
                         if (evs[0]->stoneAt(c % n, c / n) != EMPTY) continue;
                         if (bitExactPolicy(levels[i]))
-                            ASSERT_EQ(std::bit_cast<uint32_t>(got[c]), std::bit_cast<uint32_t>(ref[c]))
+                            ASSERT_EQ(std::bit_cast<uint32_t>(got[c]),
+                                      std::bit_cast<uint32_t>(ref[c]))
                                 << simdName(levels[i]) << " step " << step << " cell " << c;
                         else
                             ASSERT_TRUE(closeRel(got[c], ref[c]))

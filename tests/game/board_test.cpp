@@ -78,14 +78,14 @@ INSTANTIATE_TEST_SUITE_P(Board, RandomGames, ::testing::ValuesIn(gameCases()),
                          });
 
 Rule ruleFromTestName(const std::string& name) {
-    if (name == "caro5") return Rule::CARO9;  // exactly five, not blocked at both ends
-    if (name == "caro6") return Rule::CARO8;  // five or more, exact five not blocked both ends
+    if (name == "caro5") return Rule::CARO9; // exactly five, not blocked at both ends
+    if (name == "caro6") return Rule::CARO8; // five or more, exact five not blocked both ends
     auto r = ruleFromName(name);
     if (!r) throw std::runtime_error("unknown rule " + name);
     return *r;
 }
 
-}  // namespace
+} // namespace
 
 TEST(Board, RejectsBadInput) {
     EXPECT_THROW(Board(4, 15, Rule::FREESTYLE), BoardError);
@@ -163,11 +163,13 @@ TEST(Rules, AlphaGomokuChecks) {
             if (c.contains("expect_forbidden")) {
                 Board b = test::boardFromDiagram(c["board"], Rule::RENJU);
                 bool forbidden = stone == BLACK && b.isForbidden(q);
-                EXPECT_EQ(forbidden, c["expect_forbidden"].asBool()) << where << "\n" << b.toString();
+                EXPECT_EQ(forbidden, c["expect_forbidden"].asBool()) << where << "\n"
+                                                                     << b.toString();
                 test::rif::Grid g(test::rowsOf(c["board"]));
                 EXPECT_EQ(stone == BLACK && test::rif::forbidden(g, q.x(), q.y()),
                           c["expect_forbidden"].asBool())
-                    << "reference checker: " << where << "\n" << b.toString();
+                    << "reference checker: " << where << "\n"
+                    << b.toString();
                 forbiddenChecks++;
             }
             if (c.contains("expect_outcome_after_move")) {

@@ -40,11 +40,16 @@ private:
         int run = last - first + 1;
         bool blocked = first > 0 && last < 10 && line[first - 1] == 'O' && line[last + 1] == 'O';
         switch (rule_) {
-        case Rule::FREESTYLE: return run >= 5;
-        case Rule::STANDARD: return run == 5;
-        case Rule::RENJU: return side_ == BLACK ? run == 5 : run >= 5;
-        case Rule::CARO8: return run >= 6 || (run == 5 && !blocked);
-        case Rule::CARO9: return run == 5 && !blocked;
+        case Rule::FREESTYLE:
+            return run >= 5;
+        case Rule::STANDARD:
+            return run == 5;
+        case Rule::RENJU:
+            return side_ == BLACK ? run == 5 : run >= 5;
+        case Rule::CARO8:
+            return run >= 6 || (run == 5 && !blocked);
+        case Rule::CARO9:
+            return run == 5 && !blocked;
         }
         return false;
     }
@@ -79,8 +84,9 @@ private:
         if (fivePoints.size() >= 2) {
             if (rule_ == Rule::RENJU && side_ == BLACK) {
                 // An open four: exactly two five-points with four own stones between them.
-                bool open4 = fivePoints.size() == 2 &&
-                             line.substr(fivePoints[0] + 1, fivePoints[1] - fivePoints[0] - 1) == "XXXX";
+                bool open4 =
+                    fivePoints.size() == 2 &&
+                    line.substr(fivePoints[0] + 1, fivePoints[1] - fivePoints[0] - 1) == "XXXX";
                 if (!open4) return OL;
             }
             return F4;
@@ -105,7 +111,7 @@ private:
     }
 };
 
-}  // namespace
+} // namespace
 
 class PatternTableTest : public ::testing::TestWithParam<int> {};
 
@@ -127,7 +133,10 @@ TEST_P(PatternTableTest, TablesMatchNaiveClassifier) {
                     std::string line(11, '#');
                     int v = m;
                     for (int i = wl; i <= 10 - wr; i++) {
-                        if (i == 5) { line[i] = '.'; continue; }
+                        if (i == 5) {
+                            line[i] = '.';
+                            continue;
+                        }
                         line[i] = ".XO"[v % 3];
                         v /= 3;
                     }
@@ -143,9 +152,9 @@ TEST_P(PatternTableTest, TablesMatchNaiveClassifier) {
                     Pattern got = t.linePattern(side, key);
                     checked++;
                     if (got != expect && ++wrong <= 10)
-                        ADD_FAILURE() << ruleName(rule) << " side " << s << " line " << line
-                                      << ": table " << patternName(got) << ", naive "
-                                      << patternName(expect);
+                        ADD_FAILURE()
+                            << ruleName(rule) << " side " << s << " line " << line << ": table "
+                            << patternName(got) << ", naive " << patternName(expect);
                 }
             }
         EXPECT_EQ(wrong, 0);
@@ -166,18 +175,18 @@ TEST(Pattern, KnownShapes) {
     EXPECT_EQ(cls(Rule::FREESTYLE, BLACK, "...XX.XX..."), F5);
     EXPECT_EQ(cls(Rule::FREESTYLE, BLACK, "....X.XX..."), F4);
     EXPECT_EQ(cls(Rule::FREESTYLE, BLACK, "...OX.XX..."), B4);
-    EXPECT_EQ(cls(Rule::FREESTYLE, BLACK, "....X.X...."), F3S);  // two open-four points
+    EXPECT_EQ(cls(Rule::FREESTYLE, BLACK, "....X.X...."), F3S); // two open-four points
     EXPECT_EQ(cls(Rule::FREESTYLE, BLACK, "..O.X.X...."), F3);
     EXPECT_EQ(cls(Rule::STANDARD, BLACK, "..XXX.XX..."), OL);
     EXPECT_EQ(cls(Rule::FREESTYLE, BLACK, "..XXX.XX..."), F5);
-    EXPECT_EQ(cls(Rule::RENJU, BLACK, "..XX...XXX."), B4S);  // blocked, XX_X remains a three
-    EXPECT_EQ(cls(Rule::RENJU, BLACK, ".XXX...XXX."), OL);   // XXX_X_XXX: double four in line
+    EXPECT_EQ(cls(Rule::RENJU, BLACK, "..XX...XXX."), B4S); // blocked, XX_X remains a three
+    EXPECT_EQ(cls(Rule::RENJU, BLACK, ".XXX...XXX."), OL);  // XXX_X_XXX: double four in line
     EXPECT_EQ(cls(Rule::RENJU, WHITE, ".XXX...XXX."), F4);
-    EXPECT_EQ(cls(Rule::CARO8, BLACK, "..OXX.XXO.."), DEAD);  // its five is blocked at both ends
+    EXPECT_EQ(cls(Rule::CARO8, BLACK, "..OXX.XXO.."), DEAD); // its five is blocked at both ends
     EXPECT_EQ(cls(Rule::FREESTYLE, BLACK, "..OXX.XXO.."), F5);
-    EXPECT_EQ(cls(Rule::CARO8, BLACK, "#XXXX.O...."), F5);    // the edge is not a block
+    EXPECT_EQ(cls(Rule::CARO8, BLACK, "#XXXX.O...."), F5); // the edge is not a block
     EXPECT_EQ(cls(Rule::CARO8, BLACK, "OXXXX.O...."), DEAD);
-    EXPECT_EQ(cls(Rule::CARO8, BLACK, "OXXXX.XO..."), F5);    // six or more always wins
+    EXPECT_EQ(cls(Rule::CARO8, BLACK, "OXXXX.XO..."), F5); // six or more always wins
     EXPECT_EQ(cls(Rule::CARO9, BLACK, "OXXXX.XO..."), DEAD);
 }
 

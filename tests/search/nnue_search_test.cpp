@@ -17,8 +17,7 @@ namespace {
 
 const eval::NetworkPair& synthetic() {
     static const eval::NetworkPair pair = [] {
-        eval::LoadResult r =
-            eval::loadMix9(test::dataPath("mix9svq/synthetic-freestyle.bin.lz4"));
+        eval::LoadResult r = eval::loadMix9(test::dataPath("mix9svq/synthetic-freestyle.bin.lz4"));
         eval::NetworkPair p;
         p.blackToMove = p.whiteToMove = r.weights;
         return p;
@@ -62,10 +61,11 @@ TEST(NnueSearch, PlaysLegalMovesAndFollowsTheGame) {
     EXPECT_TRUE(s.networkActive());
     EXPECT_TRUE(small.isLegal(r.bestMove));
     EXPECT_TRUE(s.checkNetworkSync(small));
-    // The opening shortcut (no search) still moves the evaluator to the root.
+    // An empty board (the engine plays the centre there without a search, the searcher searches
+    // it): the evaluator takes every stone back.
     Board empty(15, 15, Rule::FREESTYLE);
     r = s.think(empty, nodeLimit(1500));
-    EXPECT_EQ(r.bestMove, empty.centre());
+    EXPECT_TRUE(empty.isLegal(r.bestMove));
     EXPECT_TRUE(s.checkNetworkSync(empty));
 }
 

@@ -111,17 +111,6 @@ TEST(Search, RefereeRuleChecks) {
     EXPECT_GE(checks, 10);
 }
 
-TEST(Search, OpeningMoves) {
-    Searcher s;
-    Board b(15, 15, Rule::FREESTYLE);
-    EXPECT_EQ(s.think(b, timeLimits(1000)).bestMove, Pos(7, 7));
-    b.move(Pos(3, 3));
-    Pos r = s.think(b, timeLimits(1000)).bestMove;
-    EXPECT_EQ(std::max(std::abs(r.x() - 3), std::abs(r.y() - 3)), 1);
-    Board b20(20, 20, Rule::FREESTYLE);
-    EXPECT_EQ(s.think(b20, timeLimits(0)).bestMove, Pos(10, 10));
-}
-
 TEST(Search, BlocksFourAndTakesFive) {
     Searcher s;
     Board b(15, 15, Rule::FREESTYLE);

@@ -1,5 +1,5 @@
-// The configuration file (TOML): the top level and the [engine] section. Other sections belong
-// to their modules, which read them from Config::table.
+// The configuration file (TOML): the top level and the [engine] and [nnue] sections, read here
+// into EngineOptions; [classical] and [search] are read by their modules' readers into Config.
 #pragma once
 
 #include <filesystem>
@@ -21,7 +21,7 @@ struct ConfigError : std::runtime_error {
 struct Config {
     engine::EngineOptions engine; // [engine]; defaults equal configs/config.toml
     eval::ClassicalConfig classical = eval::ClassicalConfig::defaults(); // [classical]
-    search::SearchParams search; // [search]
+    search::SearchParams search;                                         // [search]
     toml::table table; // the whole file, for the other sections
 };
 

@@ -21,4 +21,4 @@ int runEvaluate(std::istream& in, std::ostream& out, std::ostream& err,
 // format): "-0x1.7d9c5a0000000p+12", "0x0.0p+0".
 std::string hexFloat(double v);
 
-}  // namespace moku::app
+} // namespace moku::app

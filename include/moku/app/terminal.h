@@ -1,6 +1,6 @@
 // What the command-line tools need from a terminal: whether a stream is one, whether to colour
-// it, and a progress line for long commands (bench, the openings tool; later self-play and
-// tuning), shown on stderr only when stderr is a terminal so that piped output stays unchanged.
+// it, and a progress line for long commands (bench, the openings tool), shown on stderr only
+// when stderr is a terminal so that piped output stays unchanged.
 #pragma once
 
 #include <cstddef>

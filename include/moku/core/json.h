@@ -27,14 +27,14 @@ public:
 
     bool asBool() const;
     double asNumber() const;
-    int64_t asInt() const;  // throws unless the number is integral
+    int64_t asInt() const; // throws unless the number is integral
     const std::string& asString() const;
     const std::vector<Json>& asArray() const;
     const std::map<std::string, Json>& asObject() const;
 
     bool contains(const std::string& key) const;
-    const Json& operator[](const std::string& key) const;  // throws when absent
-    const Json& operator[](size_t i) const;                // throws when out of range
+    const Json& operator[](const std::string& key) const; // throws when absent
+    const Json& operator[](size_t i) const;               // throws when out of range
     size_t size() const;
 
 private:
@@ -51,4 +51,4 @@ struct JsonError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-}  // namespace moku
+} // namespace moku

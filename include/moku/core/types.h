@@ -13,14 +13,16 @@ enum Color : uint8_t { BLACK = 0, WHITE = 1, EMPTY = 2, WALL = 3, COLOR_NB = 2 }
 constexpr Color operator~(Color c) { return Color(c ^ 1); }
 
 // Two bits per cell in the packed line keys: black = 01, white = 10, wall = 11, empty = 00.
-constexpr uint32_t cellBits(Color c) { return c == BLACK ? 1u : c == WHITE ? 2u : c == WALL ? 3u : 0u; }
+constexpr uint32_t cellBits(Color c) {
+    return c == BLACK ? 1u : c == WHITE ? 2u : c == WALL ? 3u : 0u;
+}
 
 enum class Rule : uint8_t {
-    FREESTYLE,  // five or more wins
-    STANDARD,   // exactly five wins, overlines do not
-    RENJU,      // black: exactly five, 3x3 / 4x4 / overline forbidden; white: five or more
-    CARO8,      // five or more; an exact five blocked at both ends by the opponent does not win
-    CARO9,      // exactly five, not blocked at both ends
+    FREESTYLE, // five or more wins
+    STANDARD,  // exactly five wins, overlines do not
+    RENJU,     // black: exactly five, 3x3 / 4x4 / overline forbidden; white: five or more
+    CARO8,     // five or more; an exact five blocked at both ends by the opponent does not win
+    CARO9,     // exactly five, not blocked at both ends
 };
 constexpr int RULE_NB = 5;
 
@@ -34,7 +36,7 @@ std::optional<Rule> ruleFromGomocup(int mask);
 constexpr int MAX_BOARD_SIZE = 22;
 constexpr int MIN_BOARD_SIZE = 5;
 constexpr int BOARD_PAD = 5;
-constexpr int STRIDE = 32;  // >= MAX_BOARD_SIZE + 2 * BOARD_PAD
+constexpr int STRIDE = 32; // >= MAX_BOARD_SIZE + 2 * BOARD_PAD
 constexpr int CELL_NB = STRIDE * STRIDE;
 
 struct Pos {
@@ -53,7 +55,7 @@ struct Pos {
 };
 
 constexpr Pos POS_NONE{};
-constexpr Pos POS_PASS{0};  // a padding cell, never a real move: the null move
+constexpr Pos POS_PASS{0}; // a padding cell, never a real move: the null move
 
 // The four line directions as index offsets: x, y, anti-diagonal (1,-1), diagonal (1,1).
 constexpr int DIR_NB = 4;
@@ -61,7 +63,7 @@ constexpr int DIRECTION[DIR_NB] = {1, STRIDE, 1 - STRIDE, 1 + STRIDE};
 constexpr int DIR_DX[DIR_NB] = {1, 0, 1, 1};
 constexpr int DIR_DY[DIR_NB] = {0, 1, -1, 1};
 
-std::string posToString(Pos p);  // "x,y"
+std::string posToString(Pos p); // "x,y"
 
 // Search values on a winrate-logit scale: winrate = 1 / (1 + exp(-v / 200)).
 using Value = int32_t;
@@ -82,4 +84,4 @@ constexpr bool isMate(Value v) { return v >= VALUE_MATE_IN_MAX_PLY || v <= VALUE
 // Fractional depth: one ply is 1.0f.
 using Depth = float;
 
-}  // namespace moku
+} // namespace moku

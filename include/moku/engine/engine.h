@@ -3,11 +3,12 @@
 // calls and results into lines.
 //
 // Map: engine.cpp (game state: new game, positions, moves, take-backs, forbidden points),
-// engine_think.cpp (thinking, n-best, pondering, stop), engine_swap2.cpp (Swap2 decisions).
+// engine_think.cpp (thinking, the opening moves, n-best, pondering, stop), engine_memory.cpp
+// (threads and the hash table sized from max_memory), engine_network.cpp (the network choice),
+// engine_swap2.cpp (Swap2 decisions).
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -45,7 +46,7 @@ struct NetworkFiles {
 // Everything a manager or the configuration file can set. Defaults equal configs/config.toml.
 struct EngineOptions {
     search::TimeControl time;   // INFO timeout_turn / timeout_match / time_left / time_increment
-    int64_t maxMemoryBytes = 0; // INFO max_memory; 0 = no limit
+    int64_t maxMemoryBytes = 0; // INFO max_memory (whole process); 0 = Gomocup's 350 MB
     int threads = 1;            // INFO thread_num
     int64_t hashKiB = 0;        // INFO hash_size; 0 = sized from max_memory
     int maxDepth = 0;           // INFO max_depth; 0 = no limit
@@ -63,6 +64,26 @@ struct EngineOptions {
 // The largest values the engine accepts (YXSHOWINFO reports them).
 constexpr int MAX_THREADS = 256;
 constexpr int64_t MAX_HASH_KIB = int64_t(64) << 20; // 64 GiB
+
+// Gomocup's memory limit, used when the manager gives none (INFO max_memory 0).
+constexpr uint64_t DEFAULT_MAX_MEMORY = 367001600;
+
+// How Engine::applyHashSize() sized the hash table (engine_memory.cpp).
+struct MemoryPlan {
+    uint64_t limitBytes = 0;    // the whole process may hold this much
+    uint64_t baselineBytes = 0; // resident without the table: code, tables, network, threads
+    uint64_t reserveBytes = 0;  // kept free for stack growth, allocator slack, late loads
+    uint64_t wantBytes = 0;     // the user's upper bound (hash_size); 0 = none
+    uint64_t tableBytes = 0;    // what the table got
+    uint64_t failedBytes = 0;   // nonzero: this larger table could not be allocated
+    int threads = 1;
+};
+
+// The table size that keeps baseline + reserve + table within the limit (and within `want`
+// when nonzero), at least one bucket. Pure, for the tests.
+uint64_t planTableBytes(uint64_t limit, uint64_t baseline, uint64_t reserve, uint64_t want);
+// What the process must keep free besides the table for `threads` search threads.
+uint64_t memoryReserve(uint64_t limit, int threads);
 
 // A stone as the protocol lists it: its owner relative to the side to move.
 struct BoardEntry {
@@ -130,7 +151,9 @@ public:
     std::vector<Pos> forbiddenPoints() const;
 
     // ---- thinking (engine_think.cpp); each returns a legal move for the side to move when
-    // there is one (POS_NONE only when no legal point is left) ----
+    // there is one (POS_NONE only when no legal point is left). The first moves of a game need
+    // no search: the centre on an empty board, and next to a lone stone its diagonal neighbour
+    // nearest the centre (searched as usual under renju with black to move) ----
     // Searches the position and plays the chosen move on the board.
     search::SearchResult thinkAndPlay(const search::IterationCallback& onIteration = {});
     // Searches without playing; multiPV > 1 ranks that many root moves (YXNBEST).
@@ -138,7 +161,8 @@ public:
     // Thinks on the opponent's time until stop(); the result is thrown away (the search keeps
     // what it learnt in its tables).
     void ponder();
-    // Makes a running or just-starting search return as soon as possible. Thread-safe.
+    // Makes a running or just-starting search return as soon as possible; until clearStop(),
+    // every search completes one iteration only and Swap2 decides at once. Thread-safe.
     void stop();
     // The manager's command for a move arrived at `t`: the next searches count their time
     // from there (the protocol session calls it for every command it executes).
@@ -171,11 +195,13 @@ public:
     const EngineOptions& options() const { return options_; }
     // Sizes the search threads and the transposition table from thread_num, max_memory (the
     // whole process; 0 = Gomocup's 350 MB) and hash_size (KiB, an upper bound) when one of them
-    // changed; the note saying how goes out at the next search. Done at new games, after INFO
-    // and before a search; the searcher waits for a running search to end first.
+    // changed (engine_memory.cpp): the largest table that keeps the process's resident memory,
+    // measured with the old table freed, and a reserve under the limit. The note saying how
+    // goes out at the next search. Done at new games, after INFO and before a search; the
+    // searcher waits for a running search to end first.
     void applyHashSize();
     // How the table was last sized.
-    const search::MemoryPlan& memoryPlan() const { return plan_; }
+    const MemoryPlan& memoryPlan() const { return plan_; }
     // Receives notes for the user (the protocol prints them as MESSAGE lines).
     void setNoteSink(std::function<void(const std::string&)> sink) { noteSink_ = std::move(sink); }
 
@@ -186,8 +212,7 @@ private:
     Color toMove_ = BLACK;
     std::unique_ptr<game::Board> board_;
     EngineOptions options_;
-    search::Searcher searcher_;
-    std::atomic<bool> stopRequested_{false};
+    search::Searcher searcher_; // holds the stop flag
     std::chrono::steady_clock::time_point turnStart_{}; // see startTurnClock
     eval::NetworkPair network_; // what the searcher was given; empty = classical
     std::string networkKey_;    // the rule, size and options network_ was chosen for
@@ -196,7 +221,7 @@ private:
     std::vector<std::string> notices_;
     // thread_num, max_memory, hash_size and the count of loaded network files as last applied.
     std::array<int64_t, 4> applied_ = {-1, -1, -1, -1};
-    search::MemoryPlan plan_;
+    MemoryPlan plan_;
     std::function<void(const std::string&)> noteSink_;
     std::string pendingNote_;
 

@@ -1,15 +1,15 @@
 // The classical evaluator: per-cell pattern scores summed incrementally by the board (looked up
-// by pcode, per rule and per colour to move), plus a threat term read from a small mask of the
-// strongest threats each side holds. Also the Pattern4 move-ordering scores the move picker
-// uses. Every number comes from ClassicalConfig: embedded defaults, overridable from
-// configs/config.toml ([classical] table).
+// by pcode, per rule and per colour to move), plus a threat term looked up by the strongest
+// threat each side holds (from the board's Pattern4 counts). Also the Pattern4 move-ordering
+// scores the move picker uses. Every number comes from ClassicalConfig: embedded defaults,
+// overridable from configs/config.toml ([classical] table).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
 
-#include "moku/eval/evaluator.h"
+#include "moku/core/types.h"
 #include "moku/game/board.h"
 
 namespace moku::eval {
@@ -65,15 +65,17 @@ inline ThreatLevel threatLevel(const game::Board& b, Color c) {
     return THREAT_NONE;
 }
 
-class ClassicalEvaluator final : public Evaluator {
+class ClassicalEvaluator {
 public:
     explicit ClassicalEvaluator(Rule rule,
                                 const ClassicalConfig& cfg = ClassicalConfig::defaults());
 
-    void attach(game::Board& board) override { board.setScoreTable(&tables_.cells); }
-    Value evaluate(const game::Board& board) override { return evaluateFast(board); }
+    // Installs this evaluator's score table in `board`, whose incremental sums then feed
+    // evaluateFast.
+    void attach(game::Board& board) const { board.setScoreTable(&tables_.cells); }
 
-    // Requires attach(board) first.
+    // The static value of the position for the side to move, within +-VALUE_EVAL_MAX. Requires
+    // attach(board) first.
     Value evaluateFast(const game::Board& b) const {
         Color us = b.sideToMove(), them = ~us;
         int32_t sum = b.scoreSum(us, 0) - b.scoreSum(them, 1);

@@ -21,8 +21,8 @@ struct BoardError : std::runtime_error {
 
 struct Cell {
     Color piece;
-    uint8_t candidates;                    // how many stones have this cell in their range
-    Pattern4 p4[COLOR_NB];                 // NONE for occupied cells
+    uint8_t candidates;    // how many stones have this cell in their range
+    Pattern4 p4[COLOR_NB]; // NONE for occupied cells
     uint16_t pcode[COLOR_NB];
     Pattern pattern[COLOR_NB][DIR_NB];
 };
@@ -36,8 +36,8 @@ struct CellScoreTable {
 
 // Which empty cells count as "near" a stone: offsets around each stone.
 struct CandidateRange {
-    int square = 3;     // the (2s+1) x (2s+1) square around a stone
-    int lineReach = 4;  // plus the eight lines out to this distance
+    int square = 3;    // the (2s+1) x (2s+1) square around a stone
+    int lineReach = 4; // plus the eight lines out to this distance
 };
 
 class Board {
@@ -87,7 +87,9 @@ public:
     Color winner() const { return winner_; }
 
     // Empty cells near stones (all empty cells on an empty board's centre area).
-    bool isCandidate(Pos p) const { return cells_[p.idx].candidates > 0 && cells_[p.idx].piece == EMPTY; }
+    bool isCandidate(Pos p) const {
+        return cells_[p.idx].candidates > 0 && cells_[p.idx].piece == EMPTY;
+    }
     std::vector<Pos> candidates() const;
     // Every empty on-board cell, row-major.
     std::vector<Pos> emptyCells() const;
@@ -140,4 +142,4 @@ private:
 uint64_t zobristKey(Color c, Pos p);
 uint64_t zobristSide();
 
-}  // namespace moku::game
+} // namespace moku::game

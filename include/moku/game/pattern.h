@@ -13,20 +13,49 @@ namespace moku::game {
 
 // Weakest first. B = one way to complete, F = two or more ways.
 enum Pattern : uint8_t {
-    DEAD, OL, B1, F1, B2, F2, F2A, F2B, B3, B3S, F3, F3S, B4, B4S, F4, F5, PATTERN_NB
+    DEAD,
+    OL,
+    B1,
+    F1,
+    B2,
+    F2,
+    F2A,
+    F2B,
+    B3,
+    B3S,
+    F3,
+    F3S,
+    B4,
+    B4S,
+    F4,
+    F5,
+    PATTERN_NB
 };
 
 // Strongest first.
 enum Pattern4 : uint8_t {
-    A_FIVE, B_FLEX4, C_BLOCK4_FLEX3, D_BLOCK4_PLUS, E_BLOCK4, F_FLEX3_2X, G_FLEX3_PLUS, H_FLEX3,
-    I_BLOCK3_PLUS, J_FLEX2_2X, K_BLOCK3, L_FLEX2, FORBID, NONE, PATTERN4_NB
+    A_FIVE,
+    B_FLEX4,
+    C_BLOCK4_FLEX3,
+    D_BLOCK4_PLUS,
+    E_BLOCK4,
+    F_FLEX3_2X,
+    G_FLEX3_PLUS,
+    H_FLEX3,
+    I_BLOCK3_PLUS,
+    J_FLEX2_2X,
+    K_BLOCK3,
+    L_FLEX2,
+    FORBID,
+    NONE,
+    PATTERN4_NB
 };
 
 const char* patternName(Pattern p);
 const char* pattern4Name(Pattern4 p);
 
-constexpr int PCODE_NB = 3876;  // C(16 + 3, 4) unordered combinations of four patterns
-constexpr int LINE_KEY_BITS = 20;  // 10 neighbour cells, 2 bits each (cellBits), centre left out
+constexpr int PCODE_NB = 3876;    // C(16 + 3, 4) unordered combinations of four patterns
+constexpr int LINE_KEY_BITS = 20; // 10 neighbour cells, 2 bits each (cellBits), centre left out
 constexpr uint32_t LINE_KEY_NB = 1u << LINE_KEY_BITS;
 
 // Bit offset of the cell k steps along a direction (k in -5..5, k != 0) inside a line key:
@@ -36,7 +65,7 @@ constexpr int lineKeyShift(int k) { return k < 0 ? 2 * (k + 5) : 2 * (k + 4); }
 namespace detail {
 // pcode of every ordered 4-tuple, filled during static initialisation (pattern.cpp).
 extern uint16_t PCODE_TABLE[PATTERN_NB][PATTERN_NB][PATTERN_NB][PATTERN_NB];
-}  // namespace detail
+} // namespace detail
 
 // The dense number of the multiset {a, b, c, d}.
 inline uint16_t pcodeOf(Pattern a, Pattern b, Pattern c, Pattern d) {
@@ -54,7 +83,7 @@ struct PatternTables {
     // Both colours' patterns of a line key in one byte (black low nibble, white high nibble):
     // one lookup per cell and direction serves both sides.
     uint8_t line[LINE_KEY_NB];
-    uint8_t p4[COLOR_NB][PCODE_NB];  // Pattern4 for the side, indexed by pcode
+    uint8_t p4[COLOR_NB][PCODE_NB]; // Pattern4 for the side, indexed by pcode
 
     Pattern linePattern(Color side, uint32_t key) const {
         return Pattern((line[key] >> (4 * side)) & 15);
@@ -72,4 +101,4 @@ void prebuildPatternTables();
 // and is treated as holding the side's stone. Exposed for tests and tools.
 Pattern classifyWindow(Rule rule, Color side, const std::array<uint8_t, 11>& cells);
 
-}  // namespace moku::game
+} // namespace moku::game

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <iosfwd>
+#include <string_view>
+#include <vector>
 
 #include "moku/engine/engine.h"
 #include "moku/eval/classical.h"
@@ -14,7 +16,7 @@ namespace moku::protocol {
 struct Options {
     engine::EngineOptions engine; // the starting options (configuration file, command line)
     eval::ClassicalConfig classical = eval::ClassicalConfig::defaults(); // [classical]
-    search::SearchParams search; // [search]
+    search::SearchParams search;                                         // [search]
     // After END, end the whole process (std::_Exit) when a search running or queued before END
     // has not returned within endGraceMs of END or of its start (they are cut short, so only a
     // stuck one takes that long); managers kill a brain that lingers (Piskvork after 700 ms).
@@ -31,5 +33,13 @@ struct Options {
 // minimal search), but every command before it is answered, in order, so that a script piping
 // its commands and END gets its answers.
 int runProtocol(std::istream& in, std::ostream& out, const Options& options);
+
+// The INFO keys the engine knows (its table of setters), each with what it means; README.md's
+// "INFO keys:" paragraph names the same keys. INFO with any other key is accepted and ignored.
+struct InfoKeyDoc {
+    std::string_view key;
+    std::string_view meaning;
+};
+std::vector<InfoKeyDoc> infoKeys();
 
 } // namespace moku::protocol

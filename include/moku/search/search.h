@@ -1,5 +1,7 @@
 // The search as the engine layer sees it: give it a position and limits, get a move; it reports
-// every completed iteration and can be stopped from another thread.
+// every completed iteration and can be stopped from another thread. Lazy SMP threads, the
+// transposition table and the network are set here; how large the table may be, and the moves
+// that need no search, are the engine's business (moku/engine/engine.h).
 #pragma once
 
 #include <atomic>
@@ -65,26 +67,6 @@ struct SearchResult {
 
 using IterationCallback = std::function<void(const IterationInfo&)>;
 
-// Gomocup's memory limit, used when the manager gives none (INFO max_memory 0).
-constexpr uint64_t DEFAULT_MAX_MEMORY = 367001600;
-
-// How Searcher::configure() sized the hash table.
-struct MemoryPlan {
-    uint64_t limitBytes = 0;    // the whole process may hold this much
-    uint64_t baselineBytes = 0; // resident without the table: code, tables, network, threads
-    uint64_t reserveBytes = 0;  // kept free for stack growth, allocator slack, late loads
-    uint64_t wantBytes = 0;     // the user's upper bound (hash_size); 0 = none
-    uint64_t tableBytes = 0;    // what the table got
-    uint64_t failedBytes = 0;   // nonzero: this larger table could not be allocated
-    int threads = 1;
-};
-
-// The table size that keeps baseline + reserve + table within the limit (and within `want`
-// when nonzero), at least one bucket. Pure, for the tests.
-uint64_t planTableBytes(uint64_t limit, uint64_t baseline, uint64_t reserve, uint64_t want);
-// What the process must keep free besides the table for `threads` search threads.
-uint64_t memoryReserve(uint64_t limit, int threads);
-
 class Searcher {
 public:
     Searcher();
@@ -98,8 +80,13 @@ public:
     // main one: it alone runs the clock and calls onIteration (nodes of all threads).
     SearchResult think(const game::Board& board, const Limits& limits,
                        const IterationCallback& onIteration = {});
-    // Asks a running think() to return as soon as possible with its best move so far.
+    // Asks a running think() to return as soon as possible with its best move so far. Thread-
+    // safe. The request stands until clearStop(), so that none is lost: a think() that starts
+    // while it stands completes its first iteration and returns.
     void stop();
+    // Forgets a stop() meant for an earlier search. Call before a search that must run in full.
+    void clearStop();
+    bool stopRequested() const { return stopRequested_; }
 
     void newGame(); // forget everything learnt about earlier games (hash, history)
 
@@ -107,12 +94,9 @@ public:
     // Search threads, the caller's included: helpers are created here once and reused.
     void setThreads(int threads);
     int threads() const;
-    // Threads, then the largest table that keeps the whole process's resident memory under
-    // maxMemoryBytes (0 = DEFAULT_MAX_MEMORY) and under wantBytes (0 = no wish), measured
-    // with the old table freed. A failed allocation falls back to a smaller table.
-    MemoryPlan configure(int threads, uint64_t maxMemoryBytes, uint64_t wantBytes);
-    // Transposition table size in bytes (rounded down to whole 64-byte buckets); empties it.
-    // Returns the size obtained (smaller when the allocation failed).
+    // Transposition table size in bytes (rounded down to whole 64-byte buckets, at least one);
+    // empties it, the old table freed first. Returns the size obtained (smaller when the
+    // allocation failed).
     size_t setHashSize(size_t bytes);
     size_t hashSize() const;
     void clearHash();
@@ -134,7 +118,11 @@ public:
 
 private:
     struct Impl;
-    std::atomic<bool> stopFlag_{false};
+    // The stop flag: set by stop(), cleared only by clearStop().
+    std::atomic<bool> stopRequested_{false};
+    // What the search threads watch: cleared when a think() starts, set by stop(), by the
+    // clock or node limit, and at the end of the main thread's search to end the helpers'.
+    std::atomic<bool> searchEnd_{false};
     std::unique_ptr<Impl> impl_;
 };
 
