@@ -108,7 +108,10 @@ SearchResult Engine::analyse(int multiPV, const search::IterationCallback& onIte
         if (onIteration) onIteration({1, 1, 0, r.score, 0, 0, r.pv});
         return r;
     }
-    SearchResult r = search(b, limits(multiPV), onIteration);
+    // Below strength 100 a playing level chooses the move (n-best analysis stays exact).
+    SearchResult r = options_.strength < 100 && multiPV <= 1
+                         ? searchAtStrength(b, onIteration)
+                         : search(b, limits(multiPV), onIteration);
     // Never trust a move blindly: a manager scores an illegal one as a loss.
     if (r.bestMove == POS_NONE || !b.isLegal(r.bestMove)) {
         r.bestMove = fallbackMove(b);
@@ -125,7 +128,8 @@ SearchResult Engine::thinkAndPlay(const search::IterationCallback& onIteration) 
 }
 
 void Engine::ponder() {
-    if (board_->full() || board_->winner() != EMPTY) return;
+    // A weaker level does not think ahead: its tables would make it stronger than its limits.
+    if (board_->full() || board_->winner() != EMPTY || options_.strength < 100) return;
     Limits l = limits(1);
     l.infinite = true;
     search(*board_, l, {});

@@ -3,7 +3,8 @@
 // calls and results into lines.
 //
 // Map: engine.cpp (game state: new game, positions, moves, take-backs, forbidden points),
-// engine_think.cpp (thinking, n-best, pondering, stop), engine_swap2.cpp (Swap2 decisions).
+// engine_think.cpp (thinking, n-best, pondering, stop), engine_swap2.cpp (Swap2 decisions),
+// strength.cpp (the playing levels of INFO strength).
 #pragma once
 
 #include <array>
@@ -49,8 +50,9 @@ struct EngineOptions {
     int64_t hashKiB = 0;         // INFO hash_size; 0 = sized from max_memory
     int maxDepth = 0;            // INFO max_depth; 0 = no limit
     uint64_t maxNodes = 0;       // INFO max_node; 0 = no limit
-    int cautionFactor = 0;       // INFO caution_factor (Yixin-Board: 0..4), kept for the search
-    int strength = 100;          // INFO strength (percent), kept for the search
+    int cautionFactor = 0;       // INFO caution_factor (Yixin-Board: 0..4), accepted, unused
+    int strength = 100;          // INFO strength: the playing level (strength.h); 100 = full
+    uint64_t seed = 0;           // the playing levels' randomness; 0 = a random seed per game
     int showDetail = 0;          // INFO show_detail: nonzero adds Yixin-Board realtime lines
     bool pondering = false;      // INFO pondering: think on the opponent's time
     int gameType = 0;            // INFO game_type
@@ -194,13 +196,17 @@ private:
     search::MemoryPlan plan_;
     std::function<void(const std::string&)> noteSink_;
     std::string pendingNote_;
-
+    uint64_t gameSeed_ = 0; // drawn at each new game; options_.seed overrides it
 
     void rebuild();
     search::Limits limits(int multiPV) const;
     search::SearchResult search(const game::Board& board, const search::Limits& limits,
                                 const search::IterationCallback& onIteration);
     Pos fallbackMove(game::Board& board) const;
+    // A move at options_.strength below 100 (strength.cpp): a limited search ranks a few root
+    // moves and one is drawn among the good ones.
+    search::SearchResult searchAtStrength(const game::Board& board,
+                                          const search::IterationCallback& onIteration);
     // A short search of `board` within budgetMs; the move is legal whenever one exists.
     search::SearchResult quickSearch(game::Board& board, int64_t budgetMs);
     int64_t swap2Budget() const;
