@@ -108,7 +108,21 @@ search::SearchResult Engine::searchAtStrength(const game::Board& board,
         }
         if (info.pvIndex == 0 && onIteration) onIteration(info);
     };
-    search::SearchResult r = search(board, l, relay);
+    // One search thread: a Lazy SMP helper that completes the depth limit first would end the
+    // search with the main thread's ranking a few depths short, and these limits need no more.
+    // (The table is sized first, so that the search does not resize the threads back.)
+    updateNetwork();
+    applyHashSize();
+    int threads = searcher_.threads();
+    if (threads > 1) searcher_.setThreads(1);
+    search::SearchResult r;
+    try {
+        r = search(board, l, relay);
+    } catch (...) {
+        if (threads > 1) searcher_.setThreads(threads);
+        throw;
+    }
+    if (threads > 1) searcher_.setThreads(threads);
     Pos move = pickMove(r.ranked, level,
                         moveSeed(options_.seed ? options_.seed : gameSeed_, board.hash()));
     if (move == POS_NONE || move == r.bestMove) return r;

@@ -101,6 +101,23 @@ TEST(StrengthLevels, WeakerLevelsSearchLess) {
     EXPECT_LT(depths.front(), depths.back());
 }
 
+// The levels search with one thread whatever thread_num says, so they do not change with it.
+TEST(StrengthLevels, OneSearchThread) {
+    for (int strength : {10, 70}) {
+        std::vector<search::SearchResult> results;
+        for (int threads : {1, 2}) {
+            Engine e;
+            setUp(e, strength, 5, 0);
+            e.options().threads = threads;
+            playAll(e, MIDDLE);
+            results.push_back(e.analyse(1));
+        }
+        EXPECT_EQ(results[0].bestMove, results[1].bestMove);
+        EXPECT_EQ(results[0].nodes, results[1].nodes);
+        EXPECT_EQ(results[0].depth, results[1].depth);
+    }
+}
+
 // The same seed replays the same game; other seeds vary it.
 TEST(StrengthLevels, SeededPerGame) {
     auto game = [](int strength, uint64_t seed) {
