@@ -33,7 +33,7 @@ const char* const USAGE_TAIL =
     "                              signature is the count without a network)\n"
     "  evaluate --network FILE     network outputs for JSON-lines positions on stdin\n"
     "  params                      the [search] table in effect, with each value's range\n"
-    "  play [--rule R] [--size N] [--side black|white] [--time MS]\n"
+    "  play [--rule R] [--size N] [--side black|white] [--time MS] [--strength S]\n"
     "                              a game against Moku in the terminal (type help there)\n";
 
 int protocolMode(const moku::app::Config& config) {
@@ -114,6 +114,13 @@ int play(const moku::app::Config& config, const cxxopts::ParseResult& args) {
             return 2;
         }
     }
+    if (args.count("strength")) {
+        o.strength = args["strength"].as<int>();
+        if (o.strength < 0 || o.strength > 100) {
+            std::cerr << "pbrain-moku: --strength must lie in 0..100 (100 = full strength)\n";
+            return 2;
+        }
+    }
     o.colour = moku::app::colourWanted(stdout);
     o.echoInput = !moku::app::isTerminal(stdin); // a piped script reads as a transcript
     moku::game::prebuildPatternTables();
@@ -143,6 +150,8 @@ int main(int argc, char** argv) {
         ("side", "play: your colour, black or white (default black)",
          cxxopts::value<std::string>())
         ("time", "play: Moku's milliseconds a move (default 1000)", cxxopts::value<int64_t>())
+        ("strength", "play: Moku's playing level 0..100 (default 100, full strength)",
+         cxxopts::value<int>())
         ("command", "sub-command", cxxopts::value<std::string>());
     // clang-format on
     cli.parse_positional({"command"});
@@ -215,7 +224,7 @@ int main(int argc, char** argv) {
 
     std::string command = args.count("command") ? args["command"].as<std::string>() : "";
     if (command != "play")
-        for (const char* option : {"rule", "size", "side", "time"})
+        for (const char* option : {"rule", "size", "side", "time", "strength"})
             if (args.count(option)) {
                 std::cerr << "pbrain-moku: --" << option << " is an option of play\n";
                 return 2;

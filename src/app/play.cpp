@@ -82,7 +82,9 @@ public:
         out_ << "Moku " << MOKU_VERSION << ": " << ruleName(o_.rule) << " on " << o_.size << "x"
              << o_.size << "; you play " << colourName(o_.human) << " (" << stone(o_.human)
              << "), Moku " << colourName(~o_.human) << " (" << stone(~o_.human) << "), "
-             << o_.moveTimeMs << " ms a move. Type help for the commands.\n";
+             << o_.moveTimeMs << " ms a move"
+             << (o_.strength < 100 ? ", strength " + std::to_string(o_.strength) : "")
+             << ". Type help for the commands.\n";
         newGame();
         for (;;) {
             if (!over_ && engine_.sideToMove() != o_.human) {
@@ -256,7 +258,11 @@ private:
             return;
         }
         out_ << "Moku is thinking for you...\n" << std::flush;
+        // A hint is Moku's best, whatever level it plays at.
+        int strength = engine_.options().strength;
+        engine_.options().strength = 100;
         search::SearchResult r = engine_.analyse(1);
+        engine_.options().strength = strength;
         if (r.bestMove == POS_NONE) {
             out_ << "No legal move is left.\n";
             return;
@@ -276,6 +282,7 @@ int runPlay(std::istream& in, std::ostream& out, const engine::EngineOptions& en
     e.options() = engineOptions;
     e.options().time = {options.moveTimeMs, 0, std::numeric_limits<int32_t>::max()};
     e.options().pondering = false;
+    e.options().strength = options.strength;
     e.setClassicalConfig(classical);
     e.setSearchParams(search);
     return game.run();

@@ -3,13 +3,14 @@
 #include <algorithm>
 
 #include "moku/engine/engine.h"
+#include "moku/engine/strength.h"
 
 namespace moku::engine {
 
 using game::Board;
 using game::BoardError;
 
-Engine::Engine() { rebuild(); }
+Engine::Engine() : gameSeed_(randomGameSeed()) { rebuild(); }
 Engine::~Engine() = default;
 
 void Engine::newGame(int width, int height) {
@@ -25,6 +26,7 @@ void Engine::newGame(int width, int height) {
 void Engine::restart() {
     stones_.clear();
     toMove_ = BLACK;
+    gameSeed_ = randomGameSeed(); // the playing levels vary from game to game
     searcher_.newGame();
     rebuild();
     updateNetwork();

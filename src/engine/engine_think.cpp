@@ -95,7 +95,10 @@ Pos Engine::fallbackMove(Board& board) const {
 
 SearchResult Engine::analyse(int multiPV, const search::IterationCallback& onIteration) {
     Board b = *board_;
-    SearchResult r = search(b, limits(multiPV), onIteration);
+    // Below strength 100 a playing level chooses the move (n-best analysis stays exact).
+    SearchResult r = options_.strength < 100 && multiPV <= 1
+                         ? searchAtStrength(b, onIteration)
+                         : search(b, limits(multiPV), onIteration);
     // Never trust a move blindly: a manager scores an illegal one as a loss.
     if (r.bestMove == POS_NONE || !b.isLegal(r.bestMove)) {
         r.bestMove = fallbackMove(b);
@@ -112,7 +115,8 @@ SearchResult Engine::thinkAndPlay(const search::IterationCallback& onIteration) 
 }
 
 void Engine::ponder() {
-    if (board_->full() || board_->winner() != EMPTY) return;
+    // A weaker level does not think ahead: its tables would make it stronger than its limits.
+    if (board_->full() || board_->winner() != EMPTY || options_.strength < 100) return;
     Limits l = limits(1);
     l.infinite = true;
     search(*board_, l, {});

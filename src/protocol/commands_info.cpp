@@ -107,10 +107,10 @@ const Session::InfoKey Session::INFO_KEYS[] = {
      "the network's instruction set (scalar, sse41, avx2, avx512, neon) or auto for the best"},
     {"caution_factor", true,
      [](Session& s, const InfoValue& v) { s.engineOptions().cautionFactor = v.clamped(0, 100); },
-     "Yixin-Board's caution (0..4); stored"},
+     "Yixin-Board's caution (0..4); accepted and ignored"},
     {"strength", true,
      [](Session& s, const InfoValue& v) { s.engineOptions().strength = v.clamped(0, 100); },
-     "playing strength in percent; stored"},
+     "the playing level, 0..100 (100 = full strength)"},
     {"evaluate", false, [](Session&, const InfoValue&) {},
      "the point under the manager's mouse (Piskvork); ignored"},
 };

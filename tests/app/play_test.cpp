@@ -176,6 +176,19 @@ TEST(PlayBinary, TheEndOfAGameIsAnnounced) {
     }
 }
 
+// A weaker level plays legal moves at once; the banner names it and hints stay available.
+TEST(PlayBinary, StrengthSetsThePlayingLevel) {
+    Transcript t = playScript({"--strength", "10", "--time", "100"}, "h8\nhint\nh10\nj8\n");
+    EXPECT_EQ(t.status, 0);
+    EXPECT_TRUE(t.has("100 ms a move, strength 10. Type help")) << t.text();
+    Replay r(15, Rule::FREESTYLE, BLACK);
+    r.run(t);
+    // Moku's moves vary from game to game: one of the later points may be taken.
+    EXPECT_GE(r.humanMoves, 2) << t.text();
+    EXPECT_EQ(r.engineMoves, r.humanMoves) << t.text();
+    EXPECT_EQ(r.hints, 1);
+}
+
 TEST(PlayBinary, BadOptionsAreUsageErrors) {
     for (std::vector<std::string> args :
          std::vector<std::vector<std::string>>{{"play", "--size", "4"},
@@ -184,6 +197,8 @@ TEST(PlayBinary, BadOptionsAreUsageErrors) {
                                                {"play", "--rule", "3"},
                                                {"play", "--side", "red"},
                                                {"play", "--time", "-5"},
+                                               {"play", "--strength", "101"},
+                                               {"play", "--strength", "-1"},
                                                {"bench", "--rule", "renju"}}) {
         ChildEngine e(args);
         e.closeInput();

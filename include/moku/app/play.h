@@ -21,6 +21,7 @@ struct PlayOptions {
     int size = 15;
     Color human = BLACK;
     int64_t moveTimeMs = 1000; // Moku's time per move
+    int strength = 100;        // Moku's playing level, as INFO strength (hints: full strength)
     bool colour = false;       // ANSI colours on the board
     bool echoInput = false;    // repeat each input line after its prompt (input from a pipe)
 };

@@ -5,7 +5,7 @@
 // Map: engine.cpp (game state: new game, positions, moves, take-backs, forbidden points),
 // engine_think.cpp (thinking, the opening moves, n-best, pondering, stop), engine_memory.cpp
 // (threads and the hash table sized from max_memory), engine_network.cpp (the network choice),
-// engine_swap2.cpp (Swap2 decisions).
+// engine_swap2.cpp (Swap2 decisions), strength.cpp (the playing levels of INFO strength).
 #pragma once
 
 #include <array>
@@ -51,8 +51,9 @@ struct EngineOptions {
     int64_t hashKiB = 0;        // INFO hash_size; 0 = sized from max_memory
     int maxDepth = 0;           // INFO max_depth; 0 = no limit
     uint64_t maxNodes = 0;      // INFO max_node; 0 = no limit
-    int cautionFactor = 0;      // INFO caution_factor (Yixin-Board: 0..4), kept for the search
-    int strength = 100;         // INFO strength (percent), kept for the search
+    int cautionFactor = 0;      // INFO caution_factor (Yixin-Board: 0..4), accepted, unused
+    int strength = 100;         // INFO strength: the playing level (strength.h); 100 = full
+    uint64_t seed = 0;          // the playing levels' randomness; 0 = a random seed per game
     int showDetail = 0;         // INFO show_detail: nonzero adds Yixin-Board realtime lines
     bool pondering = false;     // INFO pondering: think on the opponent's time
     int gameType = 0;           // INFO game_type
@@ -212,7 +213,7 @@ private:
     Color toMove_ = BLACK;
     std::unique_ptr<game::Board> board_;
     EngineOptions options_;
-    search::Searcher searcher_; // holds the stop flag
+    search::Searcher searcher_;                         // holds the stop flag
     std::chrono::steady_clock::time_point turnStart_{}; // see startTurnClock
     eval::NetworkPair network_; // what the searcher was given; empty = classical
     std::string networkKey_;    // the rule, size and options network_ was chosen for
@@ -224,12 +225,17 @@ private:
     MemoryPlan plan_;
     std::function<void(const std::string&)> noteSink_;
     std::string pendingNote_;
+    uint64_t gameSeed_ = 0; // drawn at each new game; options_.seed overrides it
 
     void rebuild();
     search::Limits limits(int multiPV) const;
     search::SearchResult search(const game::Board& board, const search::Limits& limits,
                                 const search::IterationCallback& onIteration);
     Pos fallbackMove(game::Board& board) const;
+    // A move at options_.strength below 100 (strength.cpp): a limited search ranks a few root
+    // moves and one is drawn among the good ones.
+    search::SearchResult searchAtStrength(const game::Board& board,
+                                          const search::IterationCallback& onIteration);
     // A short search of `board` within budgetMs; the move is legal whenever one exists.
     search::SearchResult quickSearch(game::Board& board, int64_t budgetMs);
     int64_t swap2Budget() const;
