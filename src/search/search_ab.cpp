@@ -1,5 +1,7 @@
-// PVS alpha-beta with iterative deepening, aspiration windows and Stockfish-style pruning,
-// the quiescence search (forced blocks and VCF at the leaves), and the root move handling.
+// PVS alpha-beta shaped like Rapfi's (only fours are exempt from move-count pruning and late-move
+// reductions; razoring, futility, null move, fail-high reduction, singular and four-reply
+// extensions, every constant in params.h), the quiescence search (forced blocks and VCF at the
+// leaves), and the search of the root moves. Iterative deepening is in search_root.cpp.
 #include <algorithm>
 #include <cmath>
 
