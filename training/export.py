@@ -27,8 +27,8 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import mix9_int  # noqa: E402
-from mix9_model import Mix9Model  # noqa: E402
 from mix9_shapes import SHAPE_NB  # noqa: E402
+from train import load_model  # noqa: E402
 
 ROWS = mix9_int.CODEBOOK_ROWS
 
@@ -152,8 +152,7 @@ def main():
     ap.add_argument("--description", help="default: names the data and the run")
     args = ap.parse_args()
     ck = torch.load(args.checkpoint, map_location="cpu")
-    model = Mix9Model()
-    model.load_state_dict(ck["model"])
+    model = load_model(ck)
     cfg = ck["args"]
     rule = args.rule or cfg["rule"]
     sizes = args.sizes or str(cfg["size"])

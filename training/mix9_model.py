@@ -31,12 +31,34 @@ from mix9_shapes import SHAPE_NB
 CB_MIN, CB_MAX = -512 / 32, 511 / 32
 
 
+class _RoundSTE(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return torch.round(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class _FloorSTE(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return torch.floor(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
 def round_ste(x):
-    return x + (torch.round(x) - x).detach()
+    """round() forward, identity gradient."""
+    return _RoundSTE.apply(x)
 
 
 def floor_ste(x):
-    return x + (torch.floor(x) - x).detach()
+    """floor() forward, identity gradient."""
+    return _FloorSTE.apply(x)
 
 
 def clamp_ste(x, lo, hi):
@@ -118,10 +140,10 @@ class Mix9Model(nn.Module):
     def __init__(self, seed=None):
         super().__init__()
         gen = torch.Generator().manual_seed(seed) if seed is not None else None
-        self.tables = nn.ModuleList([nn.Embedding(SHAPE_NB, 64, sparse=True) for _ in range(2)])
-        with torch.no_grad():
-            for t in self.tables:
-                t.weight.copy_(torch.rand(SHAPE_NB, 64, generator=gen) * 3 - 1)  # -1..2: most mapSums > 0
+        # initial rows uniform in -1..2 (most mapSums > 0)
+        self.tables = nn.ModuleList(
+            [nn.Embedding(SHAPE_NB, 64, sparse=True, _weight=torch.rand(SHAPE_NB, 64, generator=gen).mul_(3).sub_(1)) for _ in range(2)]
+        )
         self.dw_w = nn.Parameter((torch.rand(9, 32, generator=gen) * 2 - 1) / 3)
         self.dw_b = nn.Parameter(torch.zeros(32))
         self.pl1 = QLinear(64, 64)
@@ -164,20 +186,30 @@ class Mix9Model(nn.Module):
     def features(self, codes):
         """codes [B, 4, N, N] -> mapSum f (relu'd) [B, N, N, 64], conv [B, 32, N, N]."""
         ms = 0
-        for d in range(4):
-            row = self.tables[d // 2](codes[:, d])  # [B, N, N, 64]
-            ms = ms + clamp_ste(round_ste(row * 32), -512, 511) / 32
+        for t in range(2):
+            # quantise each distinct row once, then spread it over the cells
+            uniq, inv = torch.unique(codes[:, 2 * t : 2 * t + 2], return_inverse=True)
+            rows = self.tables[t](uniq)  # [U, 64], sparse gradient
+            q = clamp_ste(round_ste(rows * 32), -512, 511) / 32
+            ms = ms + q[inv[:, 0]] + q[inv[:, 1]]  # [B, N, N, 64]
         f = torch.relu(ms)
         n = codes.shape[-1]
-        x = F_.pad(f[..., :32].permute(0, 3, 1, 2), (1, 1, 1, 1))  # [B, 32, N+2, N+2]
+        x = f[..., :32].permute(0, 3, 1, 2)  # [B, 32, N, N]
         w = clamp_ste(round_ste(self.dw_w * 65536), -32768, 32767) / 65536
         b = clamp_ste(round_ste(self.dw_b * 128), -32768, 32767) / 128
-        conv = b.view(1, 32, 1, 1)
-        for ky in range(3):
-            for kx in range(3):
-                term = x[:, :, ky : ky + n, kx : kx + n] * w[ky * 3 + kx].view(1, 32, 1, 1)
-                conv = conv + floor_ste(term * 128) / 128
-        return f, conv
+        # gradient: the float depthwise conv; value: the engine's sum of floored terms
+        kernel = w.T.reshape(32, 1, 3, 3)  # [ch, 1, ky, kx]
+        conv = F_.conv2d(x, kernel, padding=1, groups=32)
+        with torch.no_grad():
+            xp = F_.pad(x, (1, 1, 1, 1))
+            exact = 0
+            for ky in range(3):
+                for kx in range(3):
+                    term = xp[:, :, ky : ky + n, kx : kx + n] * (w[ky * 3 + kx] * 128).view(1, 32, 1, 1)
+                    exact = exact + torch.floor(term)
+            exact = exact / 128
+        conv = conv + (exact - conv).detach()
+        return f, conv + b.view(1, 32, 1, 1)
 
     def forward(self, codes):
         """codes [B, 4, N, N] (long) -> value logits [B, 3] (win, loss, draw), policy [B, N, N]."""
@@ -191,16 +223,20 @@ class Mix9Model(nn.Module):
         glob = v.sum(dim=(2, 3))  # [B, 64]
         layer0 = torch.clamp(floor_ste(glob * c_glob) / 128, max=127 / 128)
         gm = group_matrix(n, dev)
-        grp = torch.einsum("bcyx,iy,jx->bijc", v, gm, gm)  # [B, 3, 3, 64]
+        grp = torch.matmul(torch.matmul(gm, v), gm.T).permute(0, 2, 3, 1)  # [B, 3, 3, 64]
         g0 = torch.clamp(floor_ste(grp * c_grp) / 128, max=127 / 128)
+        # the 3x3 groups through their star blocks, one batched call per kind
+        cells = {"corner": ((0, 0), (0, 2), (2, 0), (2, 2)), "edge": ((0, 1), (1, 0), (1, 2), (2, 1)), "center": ((1, 1),)}
         g1 = {}
-        for i in range(3):
-            for j in range(3):
-                g1[i, j] = self.stars[STAR_KINDS.get((i, j), "edge")](g0[:, i, j])
-        quads = []
-        for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)):
-            q = avg(avg(g1[i, j], g1[i, j + 1]), avg(g1[i + 1, j], g1[i + 1, j + 1]))
-            quads.append(self.stars["quad"](q))
+        for kind, ij in cells.items():
+            x = torch.stack([g0[:, i, j] for i, j in ij])  # [k, B, 64]
+            y = self.stars[kind](x)
+            for k, (i, j) in enumerate(ij):
+                g1[i, j] = y[k]
+        q = torch.stack(
+            [avg(avg(g1[i, j], g1[i, j + 1]), avg(g1[i + 1, j], g1[i + 1, j + 1])) for (i, j) in ((0, 0), (0, 1), (1, 0), (1, 1))]
+        )
+        quads = list(self.stars["quad"](q))  # 4 x [B, 64]
         l0 = torch.cat([layer0] + quads, dim=1)
         l1 = crelu(self.vl1(l0))
         l2 = crelu(self.vl2(l1))

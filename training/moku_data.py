@@ -278,14 +278,16 @@ class PositionSet:
             out[j, self.pol_cell[a:b]] += self.pol_w[a:b]
         return out.reshape(len(idx), n, n)
 
-    def batch(self, idx, rng=None, augment=False):
+    def batch(self, idx, rng=None, augment=False, syms=None):
         """numpy (boards [B,N,N] uint8, value target [B,3], policy target [B,N,N]) with a random
-        symmetry per position when augment."""
+        symmetry per position when augment (or the symmetries `syms`, one per position)."""
         idx = np.asarray(idx)
         boards = self.boards[idx].copy()
         pol = self.policy_dense(idx)
-        if augment:
-            syms = rng.integers(0, 8, size=len(idx))
+        if augment or syms is not None:
+            if syms is None:
+                syms = rng.integers(0, 8, size=len(idx))
+            syms = np.asarray(syms)
             for s in range(1, 8):
                 sel = syms == s
                 if sel.any():
