@@ -200,14 +200,15 @@ class Mix9Model(nn.Module):
         # gradient: the float depthwise conv; value: the engine's sum of floored terms
         kernel = w.T.reshape(32, 1, 3, 3)  # [ch, 1, ky, kx]
         conv = F_.conv2d(x, kernel, padding=1, groups=32)
-        with torch.no_grad():
-            xp = F_.pad(x, (1, 1, 1, 1))
+        with torch.no_grad():  # float64: the products need up to 27 bits
+            xp = F_.pad(x.double(), (1, 1, 1, 1))
+            w128 = w.double() * 128
             exact = 0
             for ky in range(3):
                 for kx in range(3):
-                    term = xp[:, :, ky : ky + n, kx : kx + n] * (w[ky * 3 + kx] * 128).view(1, 32, 1, 1)
+                    term = xp[:, :, ky : ky + n, kx : kx + n] * w128[ky * 3 + kx].view(1, 32, 1, 1)
                     exact = exact + torch.floor(term)
-            exact = exact / 128
+            exact = (exact / 128).float()
         conv = conv + (exact - conv).detach()
         return f, conv + b.view(1, 32, 1, 1)
 
