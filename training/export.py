@@ -41,11 +41,19 @@ def _unique_rows(a):
     return a[first], inverse.ravel()
 
 
-def kmeans(x, weights, k, iters=300, batch=4096, seed=0, log=print):
+def _nearest(x, c, c2):
+    """Index of the nearest centroid of each row of x (squared distances through one matmul)."""
+    return (c2.unsqueeze(0) - 2 * (x @ c.T)).argmin(dim=1)
+
+
+def kmeans(x, weights, k, iters=None, batch=4096, seed=0, log=print):
     """Mini-batch k-means (Sculley 2010) of rows x [R, 64] (float), sampling by weights.
+    iters defaults to about five passes over the rows (20..200 batches).
     Returns (centroids [k, 64], assignment [R])."""
     g = torch.Generator().manual_seed(seed)
     x = torch.as_tensor(x, dtype=torch.float32)
+    if iters is None:
+        iters = int(min(200, max(20, -(-5 * x.shape[0] // batch))))
     p = torch.as_tensor(weights, dtype=torch.float64)
     p = p / p.sum()
     init = torch.multinomial(p, k, replacement=k > x.shape[0], generator=g)
@@ -54,16 +62,18 @@ def kmeans(x, weights, k, iters=300, batch=4096, seed=0, log=print):
     for _ in range(iters):
         idx = torch.multinomial(p, batch, replacement=True, generator=g)
         xb = x[idx]
-        a = torch.cdist(xb, c).argmin(dim=1)
+        a = _nearest(xb, c, (c * c).sum(1))
         cnt = torch.bincount(a, minlength=k).float()
         sums = torch.zeros_like(c).index_add_(0, a, xb)
         seen += cnt
         m = cnt > 0
         eta = (cnt[m] / seen[m]).unsqueeze(1)
         c[m] = (1 - eta) * c[m] + eta * (sums[m] / cnt[m].unsqueeze(1))
+    c = torch.clamp(torch.round(c), -512, 511)  # the codebook holds the rounded centroids
+    c2 = (c * c).sum(1)
     assign = torch.empty(x.shape[0], dtype=torch.long)
     for s in range(0, x.shape[0], 8192):
-        assign[s : s + 8192] = torch.cdist(x[s : s + 8192], c).argmin(dim=1)
+        assign[s : s + 8192] = _nearest(x[s : s + 8192], c, c2)
     return c, assign
 
 
@@ -97,7 +107,7 @@ def compress_table(q, counts, clusters=8192, log=print, rows_total=ROWS):
         codebook[1 : exact.size + 1] = rows[exact]
         t0 = time.time()
         cent, assign = kmeans(rows[rare].astype(np.float32), usage[rare], k, log=log)
-        cent_q = torch.clamp(torch.round(cent), -512, 511).to(torch.int16).numpy()
+        cent_q = cent.to(torch.int16).numpy()
         base = exact.size + 1
         codebook[base : base + k] = cent_q
         target[rare] = base + assign.numpy()

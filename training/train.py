@@ -198,7 +198,8 @@ def main(argv=None):
     if len(ps) == 0:
         raise SystemExit("train: no usable position")
     train_idx, val_idx = ps.split(args.val_frac, seed=args.seed)
-    val_idx = val_idx[: args.val_max]
+    if len(val_idx) > args.val_max:  # a fixed random subset of the held-out positions
+        val_idx = np.sort(np.random.default_rng(args.seed + 1).permutation(val_idx)[: args.val_max])
     print(f"train: {len(train_idx)} positions, validation: {len(val_idx)} positions (held-out games); device {device}")
     steps_per_epoch = max(1, -(-len(train_idx) // args.batch))
     total = args.steps if args.steps else max(1, int(round(args.epochs * steps_per_epoch)))
