@@ -79,7 +79,7 @@ def kmeans(x, weights, k, iters=None, batch=4096, seed=0, log=print):
 
 def compress_table(q, counts, clusters=8192, log=print, rows_total=ROWS):
     """q: int16 [SHAPE_NB, 64] quantised rows; counts: [SHAPE_NB] usage. Returns
-    (codebook int16 [ROWS, 64], mapping uint16 [SHAPE_NB], stats dict)."""
+    (codebook int16 [rows_total, 64], mapping uint16 [SHAPE_NB], stats dict)."""
     seen = np.nonzero(counts > 0)[0]
     codebook = np.zeros((rows_total, 64), dtype=np.int16)
     mapping = np.zeros(SHAPE_NB, dtype=np.uint16)  # unseen -> row 0 (zeros)
@@ -89,12 +89,9 @@ def compress_table(q, counts, clusters=8192, log=print, rows_total=ROWS):
     rows, inv = _unique_rows(q[seen])
     stats["distinct"] = int(rows.shape[0])
     usage = np.bincount(inv, weights=counts[seen].astype(np.float64), minlength=rows.shape[0])
-    zero = np.nonzero(~rows.any(axis=1))[0]
-    # row index in the codebook for each distinct row
+    # the codebook row of each distinct row; an all-zero row (if any) shares row 0
     target = np.zeros(rows.shape[0], dtype=np.int64)
-    nonzero = np.nonzero(rows.any(axis=1))[0]  # the zero row (if any) is codebook row 0
-    if zero.size:
-        target[zero] = 0
+    nonzero = np.nonzero(rows.any(axis=1))[0]
     free = rows_total - 1
     if nonzero.size <= free:
         target[nonzero] = np.arange(1, nonzero.size + 1)
