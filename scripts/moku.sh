@@ -11,7 +11,9 @@ cd "$ROOT"
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 BUILD_PKGS=(g++ cmake make pkg-config libtomlplusplus-dev libcxxopts-dev liblz4-dev)
-TEST_PKGS=(libgtest-dev libbenchmark-dev g++-mingw-w64-x86-64-posix clang-format)
+# python3-*: the trainer's tests (training/tests, CTest Training.python)
+TEST_PKGS=(libgtest-dev libbenchmark-dev g++-mingw-w64-x86-64-posix clang-format
+    python3-torch python3-numpy python3-lz4 python3-matplotlib)
 
 install_missing() {
     local missing=() p
