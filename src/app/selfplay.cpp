@@ -43,10 +43,11 @@ uint64_t mix(uint64_t& state) {
     return z ^ (z >> 31);
 }
 
-// The seed of game i: the run's seed and the index only.
+// The seed of game i: the run's seed and the index only (the seed is mixed first, so that the
+// games of two shards' seeds do not meet).
 uint64_t gameSeed(uint64_t seed, int game) {
-    uint64_t state = seed * 0xA24BAED4963EE407ull ^ uint64_t(game);
-    mix(state);
+    uint64_t state = seed;
+    state = mix(state) + uint64_t(game) * 0xD1B54A32D192ED03ull;
     return mix(state);
 }
 
