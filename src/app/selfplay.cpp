@@ -372,6 +372,11 @@ int runSelfplay(const SelfplayOptions& o, const engine::EngineOptions& engineOpt
     };
     for (int g = rp.games; g < o.games; g++) {
         Color winner = game.play(g, pending, stats.positions);
+        // The network choice (or why there is none), said once.
+        for (const std::string& note : e.takeNotices()) {
+            progress.clear();
+            err << "pbrain-moku selfplay: " << note << "\n";
+        }
         (winner == BLACK ? stats.blackWins : winner == WHITE ? stats.whiteWins : stats.draws)++;
         pendingGames++;
         if (pendingGames == o.gamesPerFrame || g + 1 == o.games) {
