@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -212,7 +213,23 @@ ResumePoint resume(const SelfplayOptions& o, std::ostream& err) {
     ResumePoint rp;
     std::error_code ec;
     if (!std::filesystem::exists(o.output, ec)) return rp;
-    data::ReadResult read = data::readRecordFile(o.output);
+    // The games of each frame, and a record of another rule or size, found as the records
+    // stream by (a frame holds whole games, so a frame's first record starts one).
+    std::vector<int> games;
+    std::vector<std::string> foreign; // per frame: the first record of another game kind
+    data::Record previous;
+    size_t previousFrame = SIZE_MAX;
+    data::ReadResult read = data::readRecordFile(o.output, [&](data::Record&& r, size_t frame) {
+        if (games.size() <= frame) games.resize(frame + 1), foreign.resize(frame + 1);
+        if (frame != previousFrame || !data::continuesGame(previous, r)) games[frame]++;
+        if ((r.rule != uint8_t(o.rule) || r.size != o.size) && foreign[frame].empty())
+            foreign[frame] = "rule " + std::to_string(r.rule) + " on " + std::to_string(r.size) +
+                             "x" + std::to_string(r.size);
+        previous = std::move(r);
+        previousFrame = frame;
+    });
+    games.resize(read.frames.size());
+    foreign.resize(read.frames.size());
     const std::string name = "pbrain-moku selfplay: " + o.output;
     if (!read.complete) {
         for (const std::string& p : read.problems) err << "pbrain-moku selfplay: " << p << "\n";
@@ -224,31 +241,38 @@ ResumePoint resume(const SelfplayOptions& o, std::ostream& err) {
         }
         err << name << ": truncated to its intact frames (" << read.intactBytes << " bytes)\n";
     }
-    size_t intactRecords = 0;
-    const data::FrameInfo* last = nullptr;
-    for (const data::FrameInfo& f : read.frames)
-        if (f.intact) intactRecords = f.firstRecord + f.records, last = &f;
-    read.records.resize(intactRecords);
-    for (const data::Record& r : read.records)
-        if (r.rule != uint8_t(o.rule) || r.size != o.size) {
-            err << name << " holds games of rule " << int(r.rule) << " on " << int(r.size) << "x"
-                << int(r.size) << ", not rule " << int(o.rule) << " on " << o.size << "x" << o.size
-                << "\n";
+    // The leading intact frames are what the file keeps.
+    size_t intact = 0;
+    while (intact < read.frames.size() && read.frames[intact].intact) intact++;
+    for (size_t f = 0; f < intact; f++) {
+        if (!foreign[f].empty()) {
+            err << name << " holds games of " << foreign[f] << ", not rule " << int(o.rule)
+                << " on " << o.size << "x" << o.size << "\n";
             rp.ok = false;
             return rp;
         }
-    std::vector<size_t> starts = data::gameStarts(read.records);
-    rp.games = int(starts.size());
+        rp.games += games[f];
+    }
     rp.writeAt = read.intactBytes;
-    if (!last) return rp;
-    int lastGames = int(std::count_if(starts.begin(), starts.end(), [&](size_t s) {
-        return s >= last->firstRecord && s < last->firstRecord + last->records;
-    }));
+    if (intact == 0) return rp;
+    // A short last group (the end of an earlier run) is reopened, as one run would have
+    // written its games in one frame with those that follow.
+    const data::FrameInfo& last = read.frames[intact - 1];
+    int lastGames = games[intact - 1];
     if (lastGames < o.gamesPerFrame && rp.games % o.gamesPerFrame == lastGames) {
-        rp.writeAt = last->offset;
+        std::ifstream in(o.output, std::ios::binary);
+        std::string bytes(last.bytes, '\0');
+        in.seekg(std::streamoff(last.offset));
+        in.read(bytes.data(), std::streamsize(bytes.size()));
+        data::ReadResult frame = data::readRecords(bytes, o.output);
+        if (!in || !frame.complete) {
+            err << name << ": cannot read its last frame again\n";
+            rp.ok = false;
+            return rp;
+        }
+        rp.writeAt = last.offset;
         rp.pendingGames = lastGames;
-        for (size_t i = last->firstRecord; i < last->firstRecord + last->records; i++)
-            data::appendRecord(rp.pending, read.records[i]);
+        for (const data::Record& r : frame.records) data::appendRecord(rp.pending, r);
     }
     return rp;
 }

@@ -127,13 +127,18 @@ std::string compressFrame(std::string_view raw) {
 }
 
 ReadResult readRecords(std::string_view bytes, std::string_view name) {
+    return readRecords(bytes, name, {});
+}
+
+ReadResult readRecords(std::string_view bytes, std::string_view name, const RecordSink& sink) {
     ReadResult result;
+    size_t kept = 0; // valid records so far
     const std::string where = std::string(name) + ": byte ";
     size_t offset = 0;
     while (offset < bytes.size()) {
         FrameInfo frame;
         frame.offset = offset;
-        frame.firstRecord = result.records.size();
+        frame.firstRecord = kept;
         std::string content;
         size_t used = 0;
         std::string error = decodeFrame(bytes, offset, content, used);
@@ -190,7 +195,11 @@ ReadResult readRecords(std::string_view bytes, std::string_view name) {
                                                       " with " + std::to_string(s) + " stones"
                                                 : recordProblem(r);
             if (problem.empty()) {
-                result.records.push_back(std::move(r));
+                kept++;
+                if (sink)
+                    sink(std::move(r), result.frames.size());
+                else
+                    result.records.push_back(std::move(r));
             } else {
                 result.problems.push_back(record + problem + "; skipped");
                 frame.intact = false;
@@ -198,7 +207,7 @@ ReadResult readRecords(std::string_view bytes, std::string_view name) {
             at += length;
             index++;
         }
-        frame.records = result.records.size() - frame.firstRecord;
+        frame.records = kept - frame.firstRecord;
         if (stop) frame.intact = false;
         result.frames.push_back(frame);
         if (!frame.intact) result.complete = false;
@@ -212,7 +221,9 @@ ReadResult readRecords(std::string_view bytes, std::string_view name) {
     return result;
 }
 
-ReadResult readRecordFile(const std::string& path) {
+ReadResult readRecordFile(const std::string& path) { return readRecordFile(path, {}); }
+
+ReadResult readRecordFile(const std::string& path, const RecordSink& sink) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         ReadResult r;
@@ -223,22 +234,19 @@ ReadResult readRecordFile(const std::string& path) {
     std::ostringstream all;
     all << in.rdbuf();
     std::string bytes = std::move(all).str();
-    return readRecords(bytes, path);
+    return readRecords(bytes, path, sink);
+}
+
+bool continuesGame(const Record& previous, const Record& next) {
+    return next.rule == previous.rule && next.size == previous.size &&
+           next.moves.size() == previous.moves.size() + 1 &&
+           std::equal(previous.moves.begin(), previous.moves.end(), next.moves.begin());
 }
 
 std::vector<size_t> gameStarts(const std::vector<Record>& records) {
     std::vector<size_t> starts;
-    for (size_t i = 0; i < records.size(); i++) {
-        const Record& r = records[i];
-        bool continues = false;
-        if (i > 0) {
-            const Record& p = records[i - 1];
-            continues = r.rule == p.rule && r.size == p.size &&
-                        r.moves.size() == p.moves.size() + 1 &&
-                        std::equal(p.moves.begin(), p.moves.end(), r.moves.begin());
-        }
-        if (!continues) starts.push_back(i);
-    }
+    for (size_t i = 0; i < records.size(); i++)
+        if (i == 0 || !continuesGame(records[i - 1], records[i])) starts.push_back(i);
     return starts;
 }
 

@@ -125,6 +125,15 @@ TEST(SelfplayFormat, RoundTripOfRandomRecordsAgreesWithASlowDecoder) {
     EXPECT_EQ(read.frames.size(), (records.size() + 96) / 97);
     EXPECT_EQ(read.records, records);
     EXPECT_EQ(slowDecode(file), records);
+    // The streaming form gives the same records, each with its frame.
+    std::vector<Record> streamed;
+    ReadResult counted = readRecords(file, "stream", [&](Record&& r, size_t frame) {
+        EXPECT_EQ(frame, streamed.size() / 97);
+        streamed.push_back(std::move(r));
+    });
+    EXPECT_TRUE(counted.records.empty());
+    EXPECT_EQ(streamed, records);
+    EXPECT_EQ(counted.frames.back().firstRecord + counted.frames.back().records, records.size());
     // Record length = 18 + 2S + 4K.
     std::string one;
     appendRecord(one, records[5]);

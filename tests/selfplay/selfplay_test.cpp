@@ -182,6 +182,14 @@ TEST(Selfplay, ResumedRunsWriteTheSameBytes) {
     }
     ASSERT_EQ(run(part, &messages), 0);
     EXPECT_EQ(slurp(part.output), expected);
+
+    // Another rule's file is not continued.
+    app::SelfplayOptions other = part;
+    other.rule = Rule::STANDARD;
+    other.games = 8;
+    EXPECT_EQ(run(other, &messages), 1);
+    EXPECT_NE(messages.find("holds games of rule 0"), std::string::npos) << messages;
+    EXPECT_EQ(slurp(part.output), expected);
     fs::remove_all(dir);
 }
 

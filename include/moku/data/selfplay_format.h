@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -63,7 +64,7 @@ struct FrameInfo {
 };
 
 struct ReadResult {
-    std::vector<Record> records;
+    std::vector<Record> records;       // empty when a sink took them
     std::vector<FrameInfo> frames;     // the frames met, the last one possibly not intact
     std::vector<std::string> problems; // one line each: "NAME: byte OFFSET: what"
     uint64_t intactBytes = 0;          // the length of the leading run of intact frames
@@ -77,8 +78,17 @@ ReadResult readRecords(std::string_view bytes, std::string_view name);
 // The same for a file; a file that cannot be opened is one problem.
 ReadResult readRecordFile(const std::string& path);
 
-// The index of each game's first record: a record continues the game of the one before when
-// it has one stone more and the same earlier moves.
+// The valid records with the index of their frame in ReadResult::frames, in order.
+using RecordSink = std::function<void(Record&& record, size_t frame)>;
+// Streaming forms: each valid record goes to `sink` instead of ReadResult::records (the
+// frames' `firstRecord` and `records` still count them).
+ReadResult readRecords(std::string_view bytes, std::string_view name, const RecordSink& sink);
+ReadResult readRecordFile(const std::string& path, const RecordSink& sink);
+
+// Whether `next` continues the game of `previous`: the same rule and size, one stone more and the
+// same earlier moves (the writer records every searched position of a game in order).
+bool continuesGame(const Record& previous, const Record& next);
+// The index of each game's first record.
 std::vector<size_t> gameStarts(const std::vector<Record>& records);
 
 } // namespace moku::data
