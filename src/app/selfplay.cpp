@@ -231,6 +231,18 @@ ResumePoint resume(const SelfplayOptions& o, std::ostream& err) {
     games.resize(read.frames.size());
     foreign.resize(read.frames.size());
     const std::string name = "pbrain-moku selfplay: " + o.output;
+    // Something that is not a record file is never cut: only an LZ4 frame at the start that
+    // does not decode (an interrupted first write) lets a file without intact frames be emptied.
+    if (!read.frames.empty() && !read.frames[0].intact) {
+        char magic[4] = {};
+        std::ifstream(o.output, std::ios::binary).read(magic, 4);
+        if (read.frames[0].decoded || std::memcmp(magic, "\x04\x22\x4D\x18", 4) != 0) {
+            err << name << " is not a self-play record file (its start is not a frame of "
+                << "records); it is left alone\n";
+            rp.ok = false;
+            return rp;
+        }
+    }
     if (!read.complete) {
         for (const std::string& p : read.problems) err << "pbrain-moku selfplay: " << p << "\n";
         std::filesystem::resize_file(o.output, read.intactBytes, ec);

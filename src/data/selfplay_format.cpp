@@ -143,7 +143,7 @@ ReadResult readRecords(std::string_view bytes, std::string_view name, const Reco
         size_t used = 0;
         std::string error = decodeFrame(bytes, offset, content, used);
         if (!error.empty()) {
-            frame.intact = false;
+            frame.decoded = frame.intact = false;
             frame.bytes = bytes.size() - offset;
             result.frames.push_back(frame);
             result.problems.push_back(where + std::to_string(offset) + ": " + error +

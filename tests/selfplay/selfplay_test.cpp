@@ -190,6 +190,24 @@ TEST(Selfplay, ResumedRunsWriteTheSameBytes) {
     EXPECT_EQ(run(other, &messages), 1);
     EXPECT_NE(messages.find("holds games of rule 0"), std::string::npos) << messages;
     EXPECT_EQ(slurp(part.output), expected);
+
+    // Neither is a file of something else (text, or an LZ4 file of other contents); the start
+    // of an interrupted first frame is cut off.
+    fs::path text = dir / "notes.txt";
+    std::ofstream(text) << "notes\n";
+    fs::path network = dir / "other.lz4";
+    std::ofstream(network, std::ios::binary) << data::compressFrame("some other contents");
+    for (const fs::path& p : {text, network}) {
+        std::string before = slurp(p);
+        app::SelfplayOptions wrong = part;
+        wrong.output = p.string();
+        EXPECT_EQ(run(wrong, &messages), 1) << p;
+        EXPECT_NE(messages.find("not a self-play record file"), std::string::npos) << messages;
+        EXPECT_EQ(slurp(p), before);
+    }
+    std::ofstream(part.output, std::ios::binary) << expected.substr(0, 30);
+    ASSERT_EQ(run(part, &messages), 0);
+    EXPECT_EQ(slurp(part.output), expected);
     fs::remove_all(dir);
 }
 

@@ -59,8 +59,9 @@ struct FrameInfo {
     uint64_t offset = 0; // in the file
     uint64_t bytes = 0;  // compressed size
     size_t firstRecord = 0;
-    size_t records = 0; // valid records kept from it
-    bool intact = true; // decoded, checksum good, every record valid
+    size_t records = 0;  // valid records kept from it
+    bool decoded = true; // a whole LZ4 frame with a good checksum
+    bool intact = true;  // decoded, and every record in it valid
 };
 
 struct ReadResult {
