@@ -400,6 +400,9 @@ int runSelfplay(const SelfplayOptions& o, const engine::EngineOptions& engineOpt
     std::string pending = std::move(rp.pending);
     int pendingGames = rp.pendingGames;
     uint64_t writeAt = rp.writeAt;
+    std::error_code sizeError;
+    uint64_t fileEnd = std::filesystem::file_size(o.output, sizeError);
+    if (sizeError) fileEnd = 0;
     const int newGames = o.games - rp.games;
     Progress progress(err, o.progress, newGames);
     auto start = std::chrono::steady_clock::now();
@@ -420,8 +423,16 @@ int runSelfplay(const SelfplayOptions& o, const engine::EngineOptions& engineOpt
             file.seekp(std::streamoff(writeAt));
             file.write(frame.data(), std::streamsize(frame.size()));
             file.flush();
+            // A rewritten last frame that came out shorter than the old one: cut the rest (with
+            // the file closed, which Windows needs).
             std::error_code ec;
-            if (file) std::filesystem::resize_file(o.output, writeAt + frame.size(), ec);
+            const uint64_t end = writeAt + frame.size();
+            if (file && end < fileEnd) {
+                file.close();
+                std::filesystem::resize_file(o.output, end, ec);
+                file.open(o.output, std::ios::binary | std::ios::in | std::ios::out);
+            }
+            fileEnd = end;
             if (!file || ec) {
                 progress.clear();
                 err << name << ": write failed after " << g + 1 << " games"
