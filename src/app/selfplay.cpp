@@ -389,6 +389,9 @@ int runSelfplay(const SelfplayOptions& o, const engine::EngineOptions& engineOpt
     e.options().maxDepth = 0;
     e.options().threads = o.threads;
     e.options().hashKiB = HASH_KIB;
+    // A memory limit far above the table, so that the table is always HASH_KIB: sized from the
+    // process's measured memory (the engine's default) it could vary, and so would the games.
+    e.options().maxMemoryBytes = int64_t(1) << 40;
     e.options().strength = 100;
     e.options().pondering = false;
     e.setClassicalConfig(classical);
