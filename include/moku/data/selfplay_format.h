@@ -48,7 +48,7 @@ struct Record {
 void appendRecord(std::string& out, const Record& r);
 
 // What is wrong with a record's contents (the checks of FORMAT.md "Validity" after the magic
-// and the version, plus a non-zero policy weight sum when K > 0); empty when it is valid.
+// and the version); empty when it is valid. Policy weights that are all 0 mean the best move.
 std::string recordProblem(const Record& r);
 
 // One LZ4 frame (content checksum on) holding `raw`; the same input gives the same bytes.
