@@ -1,5 +1,5 @@
 // pbrain-moku: protocol mode without arguments (what the managers start), plus sub-commands
-// (bench, evaluate, params, play).
+// (bench, evaluate, params, play, selfplay).
 // In protocol mode nothing may reach stdout before the first command: problems go to stderr.
 #include <cstdio>
 #include <exception>
@@ -14,6 +14,7 @@
 #include "moku/app/config.h"
 #include "moku/app/evaluate.h"
 #include "moku/app/play.h"
+#include "moku/app/selfplay.h"
 #include "moku/app/terminal.h"
 #include "moku/game/pattern.h"
 #include "moku/protocol/protocol.h"
@@ -34,7 +35,11 @@ const char* const USAGE_TAIL =
     "  evaluate --network FILE     network outputs for JSON-lines positions on stdin\n"
     "  params                      the [search] table in effect, with each value's range\n"
     "  play [--rule R] [--size N] [--side black|white] [--time MS] [--strength S]\n"
-    "                              a game against Moku in the terminal (type help there)\n";
+    "                              a game against Moku in the terminal (type help there)\n"
+    "  selfplay --games G --output FILE [--rule R] [--size N] [--seed S] [--openings FILE]\n"
+    "           [--nodes MIN:MAX] [--random-plies K] [--threads T]\n"
+    "                              engine-against-engine games as training records\n"
+    "                              (training/FORMAT.md); an existing FILE is resumed\n";
 
 int protocolMode(const moku::app::Config& config) {
 #ifdef _WIN32
@@ -128,6 +133,83 @@ int play(const moku::app::Config& config, const cxxopts::ParseResult& args) {
                               o);
 }
 
+// `selfplay`: the options are checked here (a bad one is a usage error, exit status 2).
+int selfplay(const moku::app::Config& config, const cxxopts::ParseResult& args) {
+    moku::app::SelfplayOptions o;
+    auto fail = [](const std::string& message) {
+        std::cerr << "pbrain-moku selfplay: " << message << "\n";
+        return 2;
+    };
+    if (args.count("rule")) {
+        std::string text = args["rule"].as<std::string>();
+        auto rule = moku::app::ruleFromOption(text);
+        if (!rule || int(*rule) > int(moku::Rule::RENJU))
+            return fail("--rule is freestyle, standard or renju (or 0, 1, 4), not '" + text + "'");
+        o.rule = *rule;
+    }
+    if (args.count("size")) {
+        o.size = args["size"].as<int>();
+        if (o.size < moku::MIN_BOARD_SIZE || o.size > moku::MAX_BOARD_SIZE)
+            return fail("--size must lie in " + std::to_string(moku::MIN_BOARD_SIZE) + ".." +
+                        std::to_string(moku::MAX_BOARD_SIZE));
+    }
+    if (!args.count("games")) return fail("--games G is required");
+    o.games = args["games"].as<int>();
+    if (o.games < 1) return fail("--games must be 1 or more");
+    if (!args.count("output")) return fail("--output FILE is required");
+    o.output = args["output"].as<std::string>();
+    if (o.output.empty()) return fail("--output FILE is required");
+    if (args.count("seed")) {
+        std::string text = args["seed"].as<std::string>();
+        size_t used = 0;
+        try {
+            if (!text.empty() && text[0] != '-') o.seed = std::stoull(text, &used, 10);
+        } catch (...) {
+            used = 0;
+        }
+        if (used == 0 || used != text.size())
+            return fail("--seed is a number 0..18446744073709551615, not '" + text + "'");
+    }
+    if (args.count("nodes")) {
+        std::string text = args["nodes"].as<std::string>();
+        size_t colon = text.find(':');
+        auto number = [](const std::string& t) -> std::optional<uint64_t> {
+            size_t used = 0;
+            uint64_t v = 0;
+            try {
+                if (!t.empty() && t[0] >= '0' && t[0] <= '9') v = std::stoull(t, &used, 10);
+            } catch (...) {
+                used = 0;
+            }
+            if (used == 0 || used != t.size()) return std::nullopt;
+            return v;
+        };
+        auto lo = number(text.substr(0, colon));
+        auto hi = colon == std::string::npos ? lo : number(text.substr(colon + 1));
+        if (!lo || !hi || *lo < 1 || *hi < *lo)
+            return fail("--nodes is N or MIN:MAX with 1 <= MIN <= MAX, not '" + text + "'");
+        o.minNodes = *lo;
+        o.maxNodes = *hi;
+    }
+    if (args.count("random-plies")) {
+        o.randomPlies = args["random-plies"].as<int>();
+        if (o.randomPlies < 0 || o.randomPlies > 100)
+            return fail("--random-plies must lie in 0..100");
+    }
+    o.threads = args.count("threads") ? config.engine.threads : 1;
+    if (args.count("openings")) {
+        std::string problem =
+            moku::app::loadOpenings(args["openings"].as<std::string>(), o.rule, o.size, o.openings);
+        if (!problem.empty()) {
+            std::cerr << "pbrain-moku selfplay: " << problem << "\n";
+            return 1;
+        }
+    }
+    o.progress = moku::app::isTerminal(stderr);
+    moku::game::prebuildPatternTables();
+    return moku::app::runSelfplay(o, config.engine, config.classical, config.search, std::cerr);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -152,10 +234,20 @@ int main(int argc, char** argv) {
         ("time", "play: Moku's milliseconds a move (default 1000)", cxxopts::value<int64_t>())
         ("strength", "play: Moku's playing level 0..100 (default 100, full strength)",
          cxxopts::value<int>())
+        ("games", "selfplay: games in the output file", cxxopts::value<int>())
+        ("output", "selfplay: the record file (resumed when it exists)",
+         cxxopts::value<std::string>())
+        ("seed", "selfplay: the run's seed (default 1)", cxxopts::value<std::string>())
+        ("openings", "selfplay: openings file, one a line (default: random openings)",
+         cxxopts::value<std::string>())
+        ("nodes", "selfplay: nodes a move, N or MIN:MAX (default 4000:12000)",
+         cxxopts::value<std::string>())
+        ("random-plies", "selfplay: moves drawn among the good ones after the opening (default "
+         "6)", cxxopts::value<int>())
         ("command", "sub-command", cxxopts::value<std::string>());
     // clang-format on
     cli.parse_positional({"command"});
-    cli.positional_help("[bench | evaluate | play]");
+    cli.positional_help("[bench | evaluate | params | play | selfplay]");
 
     cxxopts::ParseResult args;
     try {
@@ -223,13 +315,26 @@ int main(int argc, char** argv) {
     if (!networkWhite.empty()) config.engine.networks.renjuWhite = networkWhite;
 
     std::string command = args.count("command") ? args["command"].as<std::string>() : "";
+    if (command != "play" && command != "selfplay")
+        for (const char* option : {"rule", "size"})
+            if (args.count(option)) {
+                std::cerr << "pbrain-moku: --" << option << " is an option of play and selfplay\n";
+                return 2;
+            }
     if (command != "play")
-        for (const char* option : {"rule", "size", "side", "time", "strength"})
+        for (const char* option : {"side", "time", "strength"})
             if (args.count(option)) {
                 std::cerr << "pbrain-moku: --" << option << " is an option of play\n";
                 return 2;
             }
+    if (command != "selfplay")
+        for (const char* option : {"games", "output", "seed", "openings", "nodes", "random-plies"})
+            if (args.count(option)) {
+                std::cerr << "pbrain-moku: --" << option << " is an option of selfplay\n";
+                return 2;
+            }
     if (command == "play") return play(config, args);
+    if (command == "selfplay") return selfplay(config, args);
     if (command.empty()) return protocolMode(config);
     if (command == "evaluate") {
         if (network.empty()) {
