@@ -1,0 +1,158 @@
+// moku_features: turns self-play shards (training/FORMAT.md) into the feature counts of the
+// classical evaluation, for training/fit_classical.py.
+//
+//     moku_features OUT.npy SHARD.mksp.lz4...
+//
+// The classical value of a position is linear in its [classical] numbers (scale 100 %, the
+// threat block percentage fixed): for the side to move "us" and the other side "them",
+//     value = sum over empty cells c of  table[us][0][pcode_us(c)] - table[them][1][pcode_them(c)]
+//             + threat_own[level(us)] * (them has a five ? block% : 1) -
+//             threat_opponent[level(them)]
+// and every table entry is pattern4[stm][p4] plus, unless the cell is a forbidden renju point,
+// the sum of pattern[stm][p] over its four line patterns. So each position is a vector of counts
+// (FEATURES below, in the order of the [classical] arrays) whose dot product with the numbers is
+// the value before clamping. Every row is checked against the evaluator itself: a mismatch stops
+// the tool (the two must never drift apart).
+//
+// Output: a float32 .npy array, one row per position: the FEATURE_NB counts, then the game
+// result for the side to move (0, 0.5, 1), the search value as a winrate, and the stone count.
+// Positions whose value is proven, that are in the opening, or where the side to move has a five
+// are left out (the evaluation never decides those).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "moku/data/selfplay_format.h"
+#include "moku/eval/classical.h"
+#include "moku/game/board.h"
+#include "moku/game/pattern.h"
+
+using namespace moku;
+using namespace moku::game;
+
+namespace {
+
+constexpr int PAT = PATTERN_NB, P4 = PATTERN4_NB, TH = eval::THREAT_NB;
+// pattern[0], pattern[1], pattern4[0], pattern4[1], threat_own, threat_opponent.
+constexpr int FEATURE_NB = 2 * PAT + 2 * P4 + 2 * TH;
+constexpr int EXTRA = 3;
+
+Rule ruleOf(uint8_t r) { return r == 0 ? Rule::FREESTYLE : r == 1 ? Rule::STANDARD : Rule::RENJU; }
+
+// The feature counts of `b` for its side to move; blockPercent scales the own threat when the
+// opponent holds a five point.
+void features(const Board& b, int blockPercent, float* f) {
+    std::memset(f, 0, sizeof(float) * FEATURE_NB);
+    const PatternTables& pt = patternTables(b.rule());
+    Color us = b.sideToMove(), them = ~us;
+    for (int y = 0; y < b.height(); y++)
+        for (int x = 0; x < b.width(); x++) {
+            Pos p(x, y);
+            if (!b.isEmpty(p)) continue;
+            for (int stm = 0; stm < 2; stm++) {
+                Color c = stm == 0 ? us : them;
+                float sign = stm == 0 ? 1.0f : -1.0f;
+                uint16_t pc = b.cell(p).pcode[c];
+                auto p4 = Pattern4(pt.p4[c][pc]);
+                f[2 * PAT + stm * P4 + p4] += sign;
+                if (p4 != FORBID)
+                    for (Pattern q : pcodePatterns(pc)) f[stm * PAT + q] += sign;
+            }
+        }
+    bool oppFive = b.p4Count(them, A_FIVE) > 0;
+    f[2 * PAT + 2 * P4 + eval::threatLevel(b, us)] += oppFive ? blockPercent / 100.0f : 1.0f;
+    f[2 * PAT + 2 * P4 + TH + eval::threatLevel(b, them)] -= 1.0f;
+}
+
+// The default numbers in feature order.
+std::vector<double> defaultWeights(const eval::ClassicalConfig& c) {
+    std::vector<double> w;
+    for (int s = 0; s < 2; s++) w.insert(w.end(), c.pattern[s].begin(), c.pattern[s].end());
+    for (int s = 0; s < 2; s++) w.insert(w.end(), c.pattern4[s].begin(), c.pattern4[s].end());
+    w.insert(w.end(), c.threatOwn.begin(), c.threatOwn.end());
+    w.insert(w.end(), c.threatOpp.begin(), c.threatOpp.end());
+    return w;
+}
+
+bool writeNpy(const std::string& path, const std::vector<float>& data, size_t rows, size_t cols) {
+    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
+                         std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+    size_t total = 10 + header.size() + 1;
+    header.append((64 - total % 64) % 64, ' ');
+    header += '\n';
+    std::ofstream out(path, std::ios::binary);
+    if (!out) return false;
+    out.write("\x93NUMPY\x01\x00", 8);
+    uint16_t len = uint16_t(header.size());
+    out.put(char(len & 0xFF)).put(char(len >> 8));
+    out << header;
+    out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size() * 4));
+    return bool(out);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::cerr << "usage: moku_features OUT.npy SHARD.mksp.lz4...\n";
+        return 2;
+    }
+    const eval::ClassicalConfig cfg = eval::ClassicalConfig::defaults();
+    const std::vector<double> w = defaultWeights(cfg);
+    const eval::ClassicalEvaluator evaluators[3] = {eval::ClassicalEvaluator(Rule::FREESTYLE, cfg),
+                                                    eval::ClassicalEvaluator(Rule::STANDARD, cfg),
+                                                    eval::ClassicalEvaluator(Rule::RENJU, cfg)};
+    std::vector<float> rows;
+    size_t count = 0, skipped = 0, problems = 0;
+    for (int a = 2; a < argc; a++) {
+        data::ReadResult rr = data::readRecordFile(argv[a]);
+        for (const std::string& p : rr.problems) std::cerr << p << "\n";
+        problems += rr.problems.size();
+        for (const data::Record& r : rr.records) {
+            if ((r.flags & (data::FLAG_PROVEN | data::FLAG_OPENING)) || r.rule > 2) {
+                skipped++;
+                continue;
+            }
+            Board b(r.size, r.size, ruleOf(r.rule));
+            const eval::ClassicalEvaluator& ev = evaluators[r.rule];
+            ev.attach(b);
+            for (size_t i = 0; i < r.moves.size(); i++)
+                b.move(Pos(r.moves[i] % r.size, r.moves[i] / r.size), i % 2 == 0 ? BLACK : WHITE);
+            if (b.p4Count(b.sideToMove(), A_FIVE)) {
+                skipped++;
+                continue;
+            }
+            float f[FEATURE_NB];
+            features(b, cfg.threatBlockPercent, f);
+            double dot = 0;
+            for (int k = 0; k < FEATURE_NB; k++) dot += w[k] * f[k];
+            Value v = ev.evaluateFast(b);
+            double clamped = std::clamp(dot, double(-VALUE_EVAL_MAX), double(VALUE_EVAL_MAX));
+            // The evaluator rounds the blocked own threat down to an integer.
+            if (std::abs(clamped - v) > 1.0) {
+                std::cerr << "moku_features: " << argv[a] << ": the features give " << clamped
+                          << " where the evaluator gives " << v << "\n";
+                return 1;
+            }
+            rows.insert(rows.end(), f, f + FEATURE_NB);
+            rows.push_back(r.result == data::RESULT_WIN    ? 1.0f
+                           : r.result == data::RESULT_DRAW ? 0.5f
+                                                           : 0.0f);
+            rows.push_back(float(1.0 / (1.0 + std::exp(-r.value / 200.0))));
+            rows.push_back(float(r.moves.size()));
+            count++;
+        }
+    }
+    if (!writeNpy(argv[1], rows, count, FEATURE_NB + EXTRA)) {
+        std::cerr << "moku_features: cannot write " << argv[1] << "\n";
+        return 1;
+    }
+    std::cerr << "moku_features: " << count << " positions, " << skipped << " left out, "
+              << problems << " problems\n";
+    return problems ? 1 : 0;
+}
