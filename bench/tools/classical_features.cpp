@@ -72,10 +72,14 @@ void features(const Board& b, int blockPercent, float* f) {
 // The default numbers in feature order.
 std::vector<double> defaultWeights(const eval::ClassicalConfig& c) {
     std::vector<double> w;
-    for (int s = 0; s < 2; s++) w.insert(w.end(), c.pattern[s].begin(), c.pattern[s].end());
-    for (int s = 0; s < 2; s++) w.insert(w.end(), c.pattern4[s].begin(), c.pattern4[s].end());
-    w.insert(w.end(), c.threatOwn.begin(), c.threatOwn.end());
-    w.insert(w.end(), c.threatOpp.begin(), c.threatOpp.end());
+    w.reserve(FEATURE_NB);
+    auto add = [&w](const auto& values) {
+        for (int v : values) w.push_back(v);
+    };
+    for (int s = 0; s < 2; s++) add(c.pattern[s]);
+    for (int s = 0; s < 2; s++) add(c.pattern4[s]);
+    add(c.threatOwn);
+    add(c.threatOpp);
     return w;
 }
 
