@@ -35,9 +35,14 @@ struct ScoredMove {
 };
 
 struct MoveList {
-    ScoredMove moves[MAX_MOVES];
+    // Left uninitialised (a union member): every node has a list, and only its first `size`
+    // entries are ever read, so a constructor filling all of them would be wasted work.
+    union {
+        ScoredMove moves[MAX_MOVES];
+    };
     int size = 0;
     bool hasPolicy = false; // the policy fields were filled from the network
+    MoveList() {}
     void add(Pos p, int s) { moves[size++] = {p, s, 0}; }
 };
 
