@@ -235,6 +235,33 @@ TEST(Board, CandidatesFollowTheDefaultRange) {
     EXPECT_EQ(narrow.candidates().size(), 8u + 8u);
 }
 
+// The search scans only the stones' bounding box grown by five cells for Pattern4 threats
+// (Worker::patternArea): a cell farther than that from every stone has none, under every rule.
+TEST(Board, Pattern4NeedsAStoneWithinFiveCells) {
+    std::mt19937_64 rng(5);
+    int far = 0;
+    for (int r = 0; r < RULE_NB; r++)
+        for (int game = 0; game < 20; game++) {
+            Board b(15, 15, Rule(r));
+            int length = 1 + int(rng() % 40);
+            while (b.ply() < length) {
+                std::vector<Pos> pool = b.emptyCells();
+                b.move(pool[rng() % pool.size()]);
+            }
+            for (Pos p : b.emptyCells()) {
+                int nearest = 1 << 30;
+                for (Pos s : b.moves())
+                    nearest = std::min(nearest,
+                                       std::max(std::abs(s.x() - p.x()), std::abs(s.y() - p.y())));
+                if (nearest <= 5) continue;
+                far++;
+                ASSERT_EQ(b.p4(p, BLACK), NONE) << posToString(p) << "\n" << b.toString();
+                ASSERT_EQ(b.p4(p, WHITE), NONE) << posToString(p) << "\n" << b.toString();
+            }
+        }
+    EXPECT_GT(far, 1000);
+}
+
 TEST(Board, WinnerIsDetected) {
     Board b(15, 15, Rule::FREESTYLE);
     for (int i = 0; i < 4; i++) {
