@@ -80,14 +80,9 @@ Board::Board(int width, int height, Rule rule, CandidateRange range)
         if (cells_[i].piece == EMPTY) refreshCell(Pos(i));
 }
 
-// Reads a cell's line patterns in direction d from its key; says whether they changed.
-bool Board::refreshDirection(Pos q, int d) {
-    Cell& c = cells_[q.idx];
-    uint8_t both = tables_->line[keys_[d][q.idx]];
-    if (both == (c.pattern[BLACK][d] | c.pattern[WHITE][d] << 4)) return false;
+void Board::setLinePatterns(Cell& c, int d, uint8_t both) {
     c.pattern[BLACK][d] = Pattern(both & 15);
     c.pattern[WHITE][d] = Pattern(both >> 4);
-    return true;
 }
 
 // pcode and Pattern4 of an empty cell from its line patterns.
@@ -108,7 +103,7 @@ void Board::account(const Cell& c, int sign) {
 // Recomputes everything about an empty cell that is not yet counted, and counts it.
 void Board::refreshCell(Pos q) {
     Cell& c = cells_[q.idx];
-    for (int d = 0; d < DIR_NB; d++) refreshDirection(q, d);
+    for (int d = 0; d < DIR_NB; d++) setLinePatterns(c, d, tables_->line[keys_[d][q.idx]]);
     derive(c);
     account(c, 1);
 }
@@ -121,50 +116,69 @@ void Board::addScores(const Cell& c, int sign) {
 }
 
 void Board::setScoreTable(const CellScoreTable* table) {
+    std::vector<std::pair<Pos, Color>> stones;
+    for (const Undo& u : history_)
+        if (u.pos != POS_PASS) stones.push_back({u.pos, cells_[u.pos.idx].piece});
+    for (auto it = stones.rbegin(); it != stones.rend(); ++it) remove(it->first);
     scores_ = table;
     std::memset(scoreSum_, 0, sizeof(scoreSum_));
-    if (!scores_) return;
-    for (int i = 0; i < CELL_NB; i++)
-        if (cells_[i].piece == EMPTY) addScores(cells_[i], 1);
+    if (scores_)
+        for (int i = 0; i < CELL_NB; i++)
+            if (cells_[i].piece == EMPTY) addScores(cells_[i], 1);
+    for (auto [p, col] : stones) place(p, col);
 }
 
-void Board::updateLines(Pos p, uint32_t bits, bool setting) {
+void Board::place(Pos p, Color col) {
+    PlaceLog& log = placeLog_.emplace_back();
+    log.firstSaved = uint32_t(saved_.size());
+    std::memcpy(log.p4Count, p4Count_, sizeof(p4Count_));
+    std::memcpy(log.scoreSum, scoreSum_, sizeof(scoreSum_));
+    Cell& c = cells_[p.idx];
+    saved_.push_back({p, c});
+    account(c, -1);
+    c.piece = col;
+    c.p4[BLACK] = c.p4[WHITE] = NONE;
+    uint32_t bits = cellBits(col);
     for (int d = 0; d < DIR_NB; d++) {
         for (int k = -5; k <= 5; k++) {
             if (k == 0) continue;
             int q = p.idx + k * DIRECTION[d];
             // p lies -k steps from q along d.
-            uint32_t mask = 3u << lineKeyShift(-k);
-            keys_[d][q] = setting ? keys_[d][q] | (bits << lineKeyShift(-k)) : keys_[d][q] & ~mask;
-            Cell& c = cells_[q];
+            keys_[d][q] |= bits << lineKeyShift(-k);
+            Cell& n = cells_[q];
+            if (n.piece != EMPTY) continue;
             // Most cells' line patterns survive a stone a few cells away: then nothing derived
             // from them changes either.
-            if (c.piece != EMPTY || !refreshDirection(Pos(q), d)) continue;
-            account(c, -1);
-            derive(c);
-            account(c, 1);
+            uint8_t both = tables_->line[keys_[d][q]];
+            if (both == (n.pattern[BLACK][d] | n.pattern[WHITE][d] << 4)) continue;
+            saved_.push_back({Pos(q), n});
+            account(n, -1);
+            setLinePatterns(n, d, both);
+            derive(n);
+            account(n, 1);
         }
     }
-}
-
-void Board::place(Pos p, Color col) {
-    Cell& c = cells_[p.idx];
-    account(c, -1);
-    c.piece = col;
-    c.p4[BLACK] = c.p4[WHITE] = NONE;
-    updateLines(p, cellBits(col), true);
     for (int off : candidateOffsets_) cells_[p.idx + off].candidates++;
     hash_ ^= ZOBRIST.stone[col][p.idx];
     stones_++;
 }
 
+// Takes back the last placed stone, p, from its log entry.
 void Board::remove(Pos p) {
-    Cell& c = cells_[p.idx];
-    Color col = c.piece;
-    c.piece = EMPTY;
-    updateLines(p, 0, false);
-    refreshCell(p);
+    Color col = cells_[p.idx].piece;
+    for (int d = 0; d < DIR_NB; d++)
+        for (int k = -5; k <= 5; k++)
+            if (k) keys_[d][p.idx + k * DIRECTION[d]] &= ~(3u << lineKeyShift(-k));
     for (int off : candidateOffsets_) cells_[p.idx + off].candidates--;
+    // The saved cells (p's own among them) hold their candidate counts from before the stone
+    // too, so restoring them after the counts above keeps the two in agreement.
+    const PlaceLog& log = placeLog_.back();
+    for (size_t i = log.firstSaved; i < saved_.size(); i++)
+        cells_[saved_[i].pos.idx] = saved_[i].cell;
+    saved_.resize(log.firstSaved);
+    std::memcpy(p4Count_, log.p4Count, sizeof(p4Count_));
+    std::memcpy(scoreSum_, log.scoreSum, sizeof(scoreSum_));
+    placeLog_.pop_back();
     hash_ ^= ZOBRIST.stone[col][p.idx];
     stones_--;
 }

@@ -41,8 +41,9 @@ void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
     if (board.p4Count(them, B_FLEX4)) {
         // The opponent threatens an open four: block one of its four points, or gain a tempo
         // with a four of our own.
-        for (int y = 0; y < board.height(); y++)
-            for (int x = 0; x < board.width(); x++) {
+        Area a = patternArea();
+        for (int y = a.y0; y <= a.y1; y++)
+            for (int x = a.x0; x <= a.x1; x++) {
                 Pos p(x, y);
                 if (board.piece(p) != EMPTY) continue;
                 Pattern4 mine = board.p4(p, us), theirs = board.p4(p, them);
@@ -68,8 +69,9 @@ void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
             }
         if (list.size) return;
     }
-    for (int y = 0; y < board.height(); y++)
-        for (int x = 0; x < board.width(); x++) {
+    Area a = candidateArea();
+    for (int y = a.y0; y <= a.y1; y++)
+        for (int x = a.x0; x <= a.x1; x++) {
             Pos p(x, y);
             if (board.isCandidate(p) && isLegal(p)) list.add(p, score(p));
         }

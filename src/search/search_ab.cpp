@@ -36,11 +36,14 @@ void Worker::clearHistory() {
 }
 
 void Worker::setPosition(const Board& b) {
-    // A tighter candidate area than the board's default: the search looks at cells within two
-    // steps of a stone, or three along its lines.
-    board = Board(b.width(), b.height(), b.rule(), CandidateRange{2, 3});
+    // A tighter candidate area than the board's default (SEARCH_RANGE).
+    board = Board(b.width(), b.height(), b.rule(), SEARCH_RANGE);
+    stoneBoxes_.assign(1, Area{});
     for (Pos p : b.moves())
-        if (p != POS_PASS) board.move(p, b.piece(p));
+        if (p != POS_PASS) {
+            board.move(p, b.piece(p));
+            stoneBoxes_[0] = stoneBoxes_[0].with(p);
+        }
     if (board.sideToMove() != b.sideToMove()) board.move(POS_PASS, ~b.sideToMove());
     if (!eval_ || eval_->rule() != b.rule())
         eval_ = std::make_unique<eval::ClassicalEvaluator>(b.rule(), evalConfig);

@@ -42,8 +42,9 @@ Pos Worker::findFivePoint(Color c, Pos near) {
                 Pos q = near + k * DIRECTION[d];
                 if (k && q.valid() && board.piece(q) == EMPTY && board.p4(q, c) == A_FIVE) return q;
             }
-    for (int y = 0; y < board.height(); y++)
-        for (int x = 0; x < board.width(); x++) {
+    Area a = patternArea();
+    for (int y = a.y0; y <= a.y1; y++)
+        for (int x = a.x0; x <= a.x1; x++) {
             Pos q(x, y);
             if (board.piece(q) == EMPTY && board.p4(q, c) == A_FIVE) return q;
         }
@@ -54,8 +55,9 @@ void Worker::generateFours(MoveList& list) {
     Color us = board.sideToMove();
     bool renjuBlack = board.rule() == Rule::RENJU && us == BLACK;
     Pos last = board.lastMove(1); // our previous move: follow-up fours are usually near it
-    for (int y = 0; y < board.height(); y++)
-        for (int x = 0; x < board.width(); x++) {
+    Area a = patternArea();
+    for (int y = a.y0; y <= a.y1; y++)
+        for (int x = a.x0; x <= a.x1; x++) {
             Pos q(x, y);
             if (board.piece(q) != EMPTY) continue;
             Pattern4 p = board.p4(q, us);

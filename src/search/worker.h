@@ -35,9 +35,14 @@ struct ScoredMove {
 };
 
 struct MoveList {
-    ScoredMove moves[MAX_MOVES];
+    // Left uninitialised (a union member): every node has a list, and only its first `size`
+    // entries are ever read, so a constructor filling all of them would be wasted work.
+    union {
+        ScoredMove moves[MAX_MOVES];
+    };
     int size = 0;
     bool hasPolicy = false; // the policy fields were filled from the network
+    MoveList() {}
     void add(Pos p, int s) { moves[size++] = {p, s, 0}; }
 };
 
@@ -82,6 +87,24 @@ struct SearchTables {
     // Moves past this count are pruned (halved when the static value is not improving).
     int moveCountLimit(Depth depth, bool improving) const {
         return moveCount[std::clamp(int(depth), 0, 63)] / (2 - improving);
+    }
+};
+
+// The search board's candidate area: cells within two steps of a stone, or three along its lines.
+constexpr game::CandidateRange SEARCH_RANGE{2, 3};
+
+// A rectangle of cells, corners inclusive; empty when x0 > x1.
+struct Area {
+    int x0 = MAX_BOARD_SIZE, y0 = MAX_BOARD_SIZE, x1 = -1, y1 = -1;
+
+    Area with(Pos p) const {
+        return {std::min(x0, p.x()), std::min(y0, p.y()), std::max(x1, p.x()), std::max(y1, p.y())};
+    }
+    // Grown by `margin` cells each way and clipped to a width x height board.
+    Area grown(int margin, int width, int height) const {
+        if (x0 > x1) return *this;
+        return {std::max(x0 - margin, 0), std::max(y0 - margin, 0),
+                std::min(x1 + margin, width - 1), std::min(y1 + margin, height - 1)};
     }
 };
 
@@ -188,12 +211,23 @@ private:
     void makeMove(Pos p) {
         if (nnue_) nnue_->move(p.x(), p.y(), board.sideToMove());
         board.move(p);
+        stoneBoxes_.push_back(stoneBoxes_.back().with(p));
         if ((++nodes & 255) == 0) poll();
     }
     void undoMove() {
         board.undo();
+        stoneBoxes_.pop_back();
         if (nnue_) nnue_->undo();
     }
+    // Scanned row-major, these hold every cell that matters, in the order of a whole-board
+    // scan. Candidates: within the candidate range of a stone. Pattern4 other than NONE: a
+    // cell more than five cells from every stone has no stone in its line keys, as on an
+    // empty board, where every Pattern4 is NONE.
+    Area candidateArea() const {
+        return stoneBoxes_.back().grown(std::max(SEARCH_RANGE.square, SEARCH_RANGE.lineReach),
+                                        board.width(), board.height());
+    }
+    Area patternArea() const { return stoneBoxes_.back().grown(5, board.width(), board.height()); }
     // The static value: classical, refined by the network near the window (search_eval.cpp).
     Value evaluate(Value alpha, Value beta);
     void generateScored(MoveList& list, Pos ttMove, int ply);
@@ -219,6 +253,7 @@ private:
     eval::NetworkPair network_;
     std::unique_ptr<eval::Mix9Evaluator> nnue_; // null: the classical evaluator alone
     VcfHash vcfHash_;
+    std::vector<Area> stoneBoxes_{Area{}}; // the stones' bounding box, one per made move
     int history_[COLOR_NB][CELL_NB];
     StackEntry stack_[MAX_PLY + 8];
     Pos pv_[MAX_PLY + 1][MAX_PLY + 1];

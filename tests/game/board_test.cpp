@@ -77,6 +77,106 @@ INSTANTIATE_TEST_SUITE_P(Board, RandomGames, ::testing::ValuesIn(gameCases()),
                                     std::to_string(info.param.height);
                          });
 
+// A cell score table of random values, so that the board's score sums are checked too.
+CellScoreTable randomScoreTable(std::mt19937_64& rng) {
+    CellScoreTable t;
+    for (auto& side : t.score)
+        for (auto& row : side)
+            for (int16_t& v : row) v = int16_t(int(rng() % 1001) - 500);
+    return t;
+}
+
+// What differs between two boards cell by cell (line patterns included, also the stale ones an
+// occupied cell keeps from when its stone was placed) and in the board-wide state; empty when
+// they agree.
+std::string differences(const Board& a, const Board& b) {
+    std::string err;
+    for (int y = 0; y < a.height(); y++)
+        for (int x = 0; x < a.width(); x++) {
+            Pos p(x, y);
+            const Cell &ca = a.cell(p), &cb = b.cell(p);
+            bool same = ca.piece == cb.piece && ca.candidates == cb.candidates;
+            for (int s = 0; s < COLOR_NB; s++) {
+                same = same && ca.p4[s] == cb.p4[s] && ca.pcode[s] == cb.pcode[s];
+                for (int d = 0; d < DIR_NB; d++)
+                    same = same && ca.pattern[s][d] == cb.pattern[s][d];
+            }
+            if (!same) err += "cell " + posToString(p) + "\n";
+        }
+    for (int s = 0; s < COLOR_NB; s++) {
+        for (int k = 0; k < PATTERN4_NB; k++)
+            if (a.p4Count(Color(s), Pattern4(k)) != b.p4Count(Color(s), Pattern4(k)))
+                err += "Pattern4 count " + std::string(pattern4Name(Pattern4(k))) + "\n";
+        for (int i = 0; i < 2; i++)
+            if (a.scoreSum(Color(s), i) != b.scoreSum(Color(s), i)) err += "score sum\n";
+    }
+    if (a.hash() != b.hash() || a.sideToMove() != b.sideToMove() || a.winner() != b.winner() ||
+        a.stoneCount() != b.stoneCount() || a.moves() != b.moves())
+        err += "hash, side, winner or moves\n";
+    return err;
+}
+
+// The board rebuilt from scratch: a new board, the same table, the same moves.
+Board rebuilt(const Board& b, CandidateRange range) {
+    Board r(b.width(), b.height(), b.rule(), range);
+    r.setScoreTable(b.scoreTable());
+    for (Pos p : b.moves()) r.move(p);
+    return r;
+}
+
+struct UndoCase {
+    Rule rule;
+    int size;
+    CandidateRange range;
+};
+
+class UndoLog : public ::testing::TestWithParam<UndoCase> {};
+
+// Thousands of random moves (passes among them) and take-backs, the score table attached at a
+// random point of each game and renju forbidden-point tests in between (they place and remove
+// stones too): after every step the board must equal the same moves replayed on a new board.
+TEST_P(UndoLog, UndoRestoresWhatAReplayBuilds) {
+    const UndoCase uc = GetParam();
+    std::mt19937_64 rng(99 + int(uc.rule) * 10 + uc.size);
+    CellScoreTable table = randomScoreTable(rng);
+    Board b(uc.size, uc.size, uc.rule, uc.range);
+    int steps = 0;
+    for (int game = 0; game < 12; game++) {
+        int attachAt = int(rng() % 40);
+        int length = 20 + int(rng() % (uc.size * uc.size / 2));
+        for (int step = 0; step < 2 * length && !b.full(); step++) {
+            if (step == attachAt) b.setScoreTable(&table);
+            if (b.ply() > 0 && (b.ply() >= length || rng() % 3 == 0)) {
+                b.undo();
+            } else {
+                std::vector<Pos> pool = rng() % 8 ? b.candidates() : b.emptyCells();
+                if (pool.empty()) pool = b.emptyCells();
+                b.move(rng() % 40 == 0 ? POS_PASS : pool[rng() % pool.size()]);
+            }
+            if (uc.rule == Rule::RENJU)
+                for (Pos p : b.emptyCells())
+                    if (b.p4(p, BLACK) == FORBID) b.isForbidden(p);
+            std::string err = differences(b, rebuilt(b, uc.range));
+            ASSERT_TRUE(err.empty()) << err << b.toString();
+            steps++;
+        }
+        while (b.ply() > 0) b.undo();
+        b.setScoreTable(nullptr);
+        ASSERT_EQ(differences(b, Board(uc.size, uc.size, uc.rule, uc.range)), "");
+    }
+    EXPECT_GT(steps, 1000);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Board, UndoLog,
+    ::testing::Values(UndoCase{Rule::FREESTYLE, 15, {}}, UndoCase{Rule::STANDARD, 15, {2, 3}},
+                      UndoCase{Rule::RENJU, 15, {}}, UndoCase{Rule::RENJU, 20, {2, 3}},
+                      UndoCase{Rule::CARO8, 15, {2, 3}}, UndoCase{Rule::CARO9, 20, {}}),
+    [](const auto& info) {
+        return std::string(ruleName(info.param.rule)) + "_" + std::to_string(info.param.size) +
+               "_range" + std::to_string(info.param.range.square);
+    });
+
 Rule ruleFromTestName(const std::string& name) {
     if (name == "caro5") return Rule::CARO9; // exactly five, not blocked at both ends
     if (name == "caro6") return Rule::CARO8; // five or more, exact five not blocked both ends
@@ -133,6 +233,33 @@ TEST(Board, CandidatesFollowTheDefaultRange) {
     Board narrow(15, 15, Rule::FREESTYLE, CandidateRange{1, 2});
     narrow.move(Pos(7, 7));
     EXPECT_EQ(narrow.candidates().size(), 8u + 8u);
+}
+
+// The search scans only the stones' bounding box grown by five cells for Pattern4 threats
+// (Worker::patternArea): a cell farther than that from every stone has none, under every rule.
+TEST(Board, Pattern4NeedsAStoneWithinFiveCells) {
+    std::mt19937_64 rng(5);
+    int far = 0;
+    for (int r = 0; r < RULE_NB; r++)
+        for (int game = 0; game < 20; game++) {
+            Board b(15, 15, Rule(r));
+            int length = 1 + int(rng() % 40);
+            while (b.ply() < length) {
+                std::vector<Pos> pool = b.emptyCells();
+                b.move(pool[rng() % pool.size()]);
+            }
+            for (Pos p : b.emptyCells()) {
+                int nearest = 1 << 30;
+                for (Pos s : b.moves())
+                    nearest = std::min(nearest,
+                                       std::max(std::abs(s.x() - p.x()), std::abs(s.y() - p.y())));
+                if (nearest <= 5) continue;
+                far++;
+                ASSERT_EQ(b.p4(p, BLACK), NONE) << posToString(p) << "\n" << b.toString();
+                ASSERT_EQ(b.p4(p, WHITE), NONE) << posToString(p) << "\n" << b.toString();
+            }
+        }
+    EXPECT_GT(far, 1000);
 }
 
 TEST(Board, WinnerIsDetected) {

@@ -1,6 +1,7 @@
 // The board: stones on a padded array plus, kept incrementally on every move and undo, the line
 // keys, line patterns, Pattern4 and pcode of every cell for both colours, board-wide Pattern4
-// counts, a Zobrist hash and the candidate area. The renju forbidden-point test lives here too
+// counts, a Zobrist hash and the candidate area. A move logs what it changes, and its undo
+// restores that instead of recomputing it. The renju forbidden-point test lives here too
 // (board_forbidden.cpp).
 #pragma once
 
@@ -96,7 +97,8 @@ public:
     Pos centre() const { return Pos(width_ / 2, height_ / 2); }
 
     // Sets (or clears, with nullptr) the table whose scores the board sums; the table must
-    // outlive the board. Recomputes the sums.
+    // outlive the board. Recomputes the sums (the stones are taken off and put back, so that
+    // the undo log holds sums of the new table too).
     void setScoreTable(const CellScoreTable* table);
     const CellScoreTable* scoreTable() const { return scores_; }
     // Sum over empty cells of score[c][toMoveIndex][pcode of c] (0 without a table).
@@ -113,6 +115,17 @@ private:
         Color side;
         Color winner;
     };
+    // What placing one stone changed, for remove() to restore: the cells whose derived state
+    // it changed (the stone's own cell first) and the board-wide counts and sums before it.
+    struct SavedCell {
+        Pos pos;
+        Cell cell;
+    };
+    struct PlaceLog {
+        uint32_t firstSaved; // index of the move's first entry in saved_
+        int p4Count[COLOR_NB][PATTERN4_NB];
+        int32_t scoreSum[COLOR_NB][2];
+    };
 
     int width_, height_;
     Rule rule_;
@@ -128,14 +141,15 @@ private:
     const CellScoreTable* scores_ = nullptr;
     int32_t scoreSum_[COLOR_NB][2] = {};
     std::vector<Undo> history_;
+    std::vector<PlaceLog> placeLog_; // one entry per stone on the board, in placing order
+    std::vector<SavedCell> saved_;
 
     void place(Pos p, Color c);
     void remove(Pos p);
     void refreshCell(Pos p);
-    bool refreshDirection(Pos q, int d);
+    void setLinePatterns(Cell& c, int d, uint8_t both);
     void derive(Cell& c) const;
     void account(const Cell& c, int sign);
-    void updateLines(Pos p, uint32_t bits, bool setting);
     void addScores(const Cell& c, int sign);
 };
 
