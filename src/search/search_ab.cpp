@@ -1,7 +1,7 @@
 // PVS alpha-beta shaped like Rapfi's (only fours are exempt from move-count pruning and late-move
 // reductions; razoring, futility, null move, fail-high reduction, singular and four-reply
-// extensions, every constant in params.h), the quiescence search (forced blocks and VCF at the
-// leaves), and the search of the root moves. Iterative deepening is in search_root.cpp.
+// extensions, every constant in params.h), the quiescence search (alpha-beta over fours with
+// stand-pat), and the search of the root moves. Iterative deepening is in search_root.cpp.
 #include <algorithm>
 #include <cmath>
 
@@ -78,34 +78,92 @@ void Worker::updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int
     if (st.killers[0] != best) st.killers[1] = st.killers[0], st.killers[0] = best;
 }
 
-Value Worker::qsearch(Value alpha, Value beta, int ply) {
+// Quiescence: alpha-beta over the side to move's fours only, with stand-pat on the static value
+// and TT entries at depths <= 0. The defender's forced blocks cost no depth; each attacker four
+// costs one. The first two levels try every four near the attacker's own last move, deeper
+// levels only fours that also make a three or a second four (unless the two previous attacker
+// moves were such fours), so the tree stays small and the value is a real value, not only a
+// mate.
+Value Worker::qsearch(Value alpha, Value beta, int ply, Depth depth) {
     if (ply > selDepth_) selDepth_ = ply;
     Value qw = quickWin(ply);
     if (qw != VALUE_NONE) return qw;
+    if (board.full()) return VALUE_DRAW;
     if (ply >= MAX_PLY - 8) return eval_->evaluateFast(board);
+    if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
     Color us = board.sideToMove(), them = ~us;
     if (board.p4Count(them, A_FIVE)) {
         // A forced block costs no depth.
         Pos f = findFivePoint(them, board.lastMove());
         if (f == POS_NONE || !isLegal(f)) return matedIn(ply + 2);
+        stack_[ply].move = f;
+        stack_[ply].moveP4 = board.p4(f, us);
         makeMove(f);
-        Value v = -qsearch(-beta, -alpha, ply + 1);
+        Value v = -qsearch(-beta, -alpha, ply + 1, depth);
         undoMove();
         return v;
     }
-    Value eval = evaluate(alpha, beta);
-    if (eval >= beta) return eval;
-    bool fours = board.p4Count(us, C_BLOCK4_FLEX3) || board.p4Count(us, D_BLOCK4_PLUS) ||
-                 board.p4Count(us, E_BLOCK4);
-    if (fours && !stop_.load(std::memory_order_relaxed)) {
-        vcfLen_ = 0;
-        vcfAborted_ = false;
-        vcfNodeLimit_ = nodes + uint64_t(params_.qvcfNodes);
-        bool win = vcf(int(params_.qvcfDepth), ply);
-        vcfNodeLimit_ = 0;
-        if (win) return mateIn(ply + int(vcfLine_.size()));
+    alpha = std::max(alpha, matedIn(ply));
+    beta = std::min(beta, mateIn(ply + 1));
+    if (alpha >= beta) return alpha;
+
+    bool pvNode = beta - alpha > 1;
+    Value oldAlpha = alpha;
+    uint64_t key = board.hash();
+    TTData tte;
+    bool ttHit = tt_.probe(key, tte);
+    Value ttValue = ttHit ? valueFromTT(tte.value, ply) : VALUE_NONE;
+    if (ttHit && tte.depth >= depth && ttValue != VALUE_NONE) {
+        if ((tte.bound & BOUND_LOWER) && ttValue >= beta) return ttValue;
+        if ((tte.bound & BOUND_UPPER) && ttValue <= alpha) return ttValue;
     }
-    return eval;
+    Value eval = ttHit && tte.eval != VALUE_NONE ? tte.eval : evaluate(alpha, beta);
+    Value best = eval;
+    // The hash value is a better estimate than the static one where its bound allows.
+    if (ttValue != VALUE_NONE && !isMate(ttValue) &&
+        (tte.bound & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
+        best = ttValue;
+    if (best >= beta) {
+        if (!ttHit) tt_.store(key, POS_NONE, valueToTT(best, ply), eval, depth, BOUND_LOWER, false);
+        return best;
+    }
+    // Delta pruning: fours are not worth trying this far below alpha.
+    if (!pvNode && best + std::max(int(params_.qDeltaBase + params_.qDeltaPerDepth * depth),
+                                   int(params_.qDeltaMin)) <
+                       alpha)
+        return best;
+    if (best > alpha) alpha = best;
+
+    const StackEntry* own2 = ply >= 2 ? &stack_[ply - 2] : nullptr;
+    const StackEntry* own4 = ply >= 4 ? &stack_[ply - 4] : nullptr;
+    bool plainFours =
+        depth > -params_.qFullDepth ||
+        (own2 && own4 && own2->moveP4 <= D_BLOCK4_PLUS && own4->moveP4 <= D_BLOCK4_PLUS);
+    MoveList list;
+    generateLocalFours(list, plainFours, ttHit ? tte.move : POS_NONE);
+    Pos bestMove = POS_NONE;
+    for (int i = 0; i < list.size; i++) {
+        Pos m = list.moves[i].pos;
+        stack_[ply].move = m;
+        stack_[ply].moveP4 = board.p4(m, us);
+        makeMove(m);
+        Value v = -qsearch(-beta, -alpha, ply + 1, depth - 1);
+        undoMove();
+        if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                bestMove = m;
+                if (v >= beta) break;
+                alpha = v;
+            }
+        }
+    }
+    Bound bound = best >= beta                ? BOUND_LOWER
+                  : pvNode && best > oldAlpha ? BOUND_EXACT
+                                              : BOUND_UPPER;
+    tt_.store(key, bestMove, valueToTT(best, ply), eval, depth, bound, pvNode);
+    return best;
 }
 
 template <bool PV>
@@ -115,7 +173,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     Value qw = quickWin(ply);
     if (qw != VALUE_NONE) return qw;
     if (board.full()) return VALUE_DRAW;
-    if (depth <= 0) return qsearch(alpha, beta, ply);
+    if (depth <= 0) return qsearch(alpha, beta, ply, 0);
     if (ply >= MAX_PLY - 8) return eval_->evaluateFast(board);
     if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
 
@@ -147,7 +205,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // Razoring: far below alpha, only a VCF can save this node.
         if (depth < params_.razorDepth &&
             eval + params_.razorBase + params_.razorPerDepth * depth < alpha) {
-            Value v = qsearch(alpha - 1, alpha, ply);
+            Value v = qsearch(alpha - 1, alpha, ply, 0);
             if (v < alpha) return v;
         }
         // Futility: far above beta with little depth left.
@@ -176,7 +234,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     if (PV && ttMove != POS_NONE && depth > 1 && params_.pvStaleTt > 0) {
         depth -= std::clamp(Depth((depth - tte.depth) * params_.pvStaleTt), Depth(0),
                             Depth(params_.pvStaleTtMax));
-        if (depth <= 0) return qsearch(alpha, beta, ply);
+        if (depth <= 0) return qsearch(alpha, beta, ply, 0);
     }
     bool ttPv = PV || (ttHit && tte.pv);
     bool attacking = ply >= 2 && stack_[ply - 2].moveP4 <= H_FLEX3;

@@ -85,6 +85,52 @@ void Worker::generateFours(MoveList& list) {
                      [](const ScoredMove& a, const ScoredMove& b) { return a.score > b.score; });
 }
 
+void Worker::generateLocalFours(MoveList& list, bool plainFours, Pos ttMove) {
+    Color us = board.sideToMove();
+    bool renjuBlack = board.rule() == Rule::RENJU && us == BLACK;
+    list.size = 0;
+    int strong = board.p4Count(us, C_BLOCK4_FLEX3) + board.p4Count(us, D_BLOCK4_PLUS);
+    if (!strong &&
+        !(plainFours && (board.p4Count(us, E_BLOCK4) || (renjuBlack && board.p4Count(us, FORBID)))))
+        return;
+    auto consider = [&](Pos q) {
+        if (!q.valid() || board.piece(q) != EMPTY) return;
+        Pattern4 p = board.p4(q, us);
+        int score;
+        if (p == C_BLOCK4_FLEX3 || p == D_BLOCK4_PLUS)
+            score = p == C_BLOCK4_FLEX3 ? 3 : 2;
+        else if (p == E_BLOCK4 && plainFours)
+            score = 1;
+        else if (p == FORBID && renjuBlack && plainFours) {
+            // A forbidden-candidate cell counts when it makes a four and is legal after all.
+            bool four = false;
+            for (int d = 0; d < DIR_NB; d++)
+                four |= makesFourPattern(board.cell(q).pattern[BLACK][d]);
+            if (!four || board.isForbidden(q)) return;
+            score = 1;
+        } else
+            return;
+        list.add(q, q == ttMove ? 100 : score);
+    };
+    Pos own = board.lastMove(1);
+    if (own.valid() && own != POS_PASS) {
+        for (int dy = -2; dy <= 2; dy++)
+            for (int dx = -2; dx <= 2; dx++)
+                if (dx || dy) consider(own + dx * DIRECTION[0] + dy * DIRECTION[1]);
+        for (int d = 0; d < DIR_NB; d++)
+            for (int k = 3; k <= 4; k++) {
+                consider(own + k * DIRECTION[d]);
+                consider(own - k * DIRECTION[d]);
+            }
+    } else {
+        Area a = patternArea();
+        for (int y = a.y0; y <= a.y1; y++)
+            for (int x = a.x0; x <= a.x1; x++) consider(Pos(x, y));
+    }
+    std::stable_sort(list.moves, list.moves + list.size,
+                     [](const ScoredMove& a, const ScoredMove& b) { return a.score > b.score; });
+}
+
 bool Worker::vcf(int depth, int ply) {
     Color us = board.sideToMove(), them = ~us;
     if (board.p4Count(us, A_FIVE)) {

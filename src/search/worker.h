@@ -189,6 +189,10 @@ public:
     bool isLegal(Pos p);
     // Moves of the side to move that make a four (or five), legal ones only.
     void generateFours(MoveList& list);
+    // The quiescence search's fours: those within two cells of the side to move's previous
+    // move, or four cells along its lines (the whole board without one); only fours that also
+    // make a three or a second four unless `plainFours`; ttMove first, sorted by strength.
+    void generateLocalFours(MoveList& list, bool plainFours, Pos ttMove);
 
     const int id;
     game::Board board;
@@ -205,7 +209,7 @@ public:
 private:
     friend VcfResult solveVcf(const game::Board&, int, uint64_t);
     template <bool PV> Value search(Value alpha, Value beta, Depth depth, int ply, bool cutNode);
-    Value qsearch(Value alpha, Value beta, int ply);
+    Value qsearch(Value alpha, Value beta, int ply, Depth depth);
     // Every stone the search places or takes back goes through these two, so that the network
     // evaluator sees the same board (passes change no stone and bypass them).
     void makeMove(Pos p) {

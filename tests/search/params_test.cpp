@@ -39,14 +39,14 @@ TEST(SearchParams, ConfigFileEqualsEmbeddedDefaults) {
 }
 
 TEST(SearchParams, OverridesRoundTripAndErrors) {
-    SearchParams p = loadSearchParams(toml::parse("[search]\nlmr_scale = 0.5\nqvcf_nodes = 100\n"));
+    SearchParams p = loadSearchParams(toml::parse("[search]\nlmr_scale = 0.5\nq_delta_base = 100\n"));
     EXPECT_EQ(p.lmrScale, 0.5);
-    EXPECT_EQ(p.qvcfNodes, 100);
+    EXPECT_EQ(p.qDeltaBase, 100);
     EXPECT_EQ(p.razorBase, SearchParams{}.razorBase);
     EXPECT_EQ(loadSearchParams(toml::parse(searchParamsToToml(p))), p);
     for (const char* bad : {"[search]\nno_such_key = 1\n", "[search]\nlmr_scale = \"x\"\n",
-                            "[search]\nlmr_scale = 7.5\n", "[search]\nqvcf_depth = 2.5\n",
-                            "[search]\nqvcf_nodes = -1\n", "search = 3\n"}) {
+                            "[search]\nlmr_scale = 7.5\n", "[search]\nq_full_depth = 2.5\n",
+                            "[search]\nq_delta_base = -1\n", "search = 3\n"}) {
         EXPECT_THROW(loadSearchParams(toml::parse(bad)), std::runtime_error) << bad;
     }
     // Through the configuration reader: the error names the file and the key.

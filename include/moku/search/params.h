@@ -1,5 +1,5 @@
 // Every constant of the search's shape in one place: pruning and reduction margins, extensions,
-// aspiration windows, the leaf VCF budget and the network blend. The embedded defaults equal
+// aspiration windows, the quiescence search and the network blend. The embedded defaults equal
 // the [search] table of configs/config.toml (a test checks it); a configuration file may set
 // any of them, and scripts/tune.py (SPSA over c-gomoku-cli games) reads and writes that table.
 #pragma once
@@ -68,9 +68,14 @@ struct SearchParams {
     double aspirationGrowth = 2.0;
     double aspirationAdd = 0;
     double aspirationMax = 1000;
-    // The VCF at quiescence leaves: attacker moves and nodes.
-    double qvcfDepth = 8;
-    double qvcfNodes = 3000;
+    // Quiescence (fours only): plain fours are tried in the first qFullDepth attacker moves,
+    // later only fours that make a three or a second four too; a node whose value is more
+    // than max(qDeltaBase + qDeltaPerDepth * depth, qDeltaMin) below alpha tries none (depth
+    // is 0 at the first quiescence node and falls by one per attacker four).
+    double qFullDepth = 2;
+    double qDeltaBase = 2000;
+    double qDeltaPerDepth = 60;
+    double qDeltaMin = 768;
     // History: bonus depth^2 * historyPerDepth2 capped at historyMaxBonus; move ordering adds
     // history / historyOrderDivisor and these killer bonuses.
     double historyPerDepth2 = 32;
