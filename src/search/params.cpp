@@ -42,6 +42,7 @@ const SearchParamInfo PARAMS[] = {
     {"singular_depth", &SearchParams::singularDepth, 1, 64, false},
     {"singular_tt_depth_slack", &SearchParams::singularTtDepthSlack, 0, 64, false},
     {"singular_margin_per_depth", &SearchParams::singularMarginPerDepth, 0, 100, false},
+    {"singular_fail_high_reduction", &SearchParams::singularFailHighReduction, 0, 4, false},
     {"four_reply_extension", &SearchParams::fourReplyExtension, 0, 2, false},
     {"root_lmr_index", &SearchParams::rootLmrIndex, 1, 225, true},
     {"root_lmr_depth", &SearchParams::rootLmrDepth, 1, 64, false},

@@ -298,6 +298,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 ext = 1;
             else if (sBeta >= beta)
                 return sBeta; // multi-cut
+            else if (ttValue >= beta)
+                ext = -Depth(params_.singularFailHighReduction); // another move holds too
         } else if (oppFives) {
             ext = Depth(params_.fourReplyExtension); // a reply to the opponent's four: forced
         }
@@ -320,7 +322,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             r -= float(history_[us][m.idx]) / float(params_.lmrHistoryDivisor);
             if (list.hasPolicy)
                 r += float(-list.moves[i].policy) / float(params_.policyReductionStep) - 0.5f;
-            Depth d = std::clamp(newDepth - r, Depth(1), newDepth);
+            Depth d = std::clamp(newDepth - r, Depth(1), std::max(newDepth, Depth(1)));
             v = -search<false>(-alpha - 1, -alpha, d, ply + 1, true);
             if (v > alpha && d < newDepth) {
                 // Deeper when the reduced search beat alpha by far, shallower when it only

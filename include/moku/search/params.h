@@ -55,6 +55,9 @@ struct SearchParams {
     double singularDepth = 6;
     double singularTtDepthSlack = 3;
     double singularMarginPerDepth = 4;
+    // Plies less for the hash move when the exclusion search fails high too but below beta
+    // while the hash value is at least beta (the node will most likely cut anyway).
+    double singularFailHighReduction = 0;
     // Extension of the reply to the opponent's four (the line is forced).
     double fourReplyExtension = 0.75;
     // Root: moves from this index on (not fours) are reduced by half the LMR table from
