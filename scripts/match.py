@@ -50,6 +50,14 @@ def summarize(pgn_path, name):
             continue
         term = tags.get("Termination", "")
         if re.search(r"time|crash|illegal|error", term, re.I):
+            if tags.get("PlyCount") == "0":
+                # Before the first move: when an engine fails to answer START, c-gomoku-cli
+                # names the winner from the opening's side to move, not from who failed, so
+                # the PGN cannot tell; its own "Score of" line can.
+                trouble.append(f"game {tags.get('Event', '?')}: not counted, {term} before the "
+                               "first move (a failed START or a first move out of time; see "
+                               "c-gomoku-cli's score line)")
+                continue
             trouble.append(f"game {tags.get('Event', '?')}: {term}")
         if result == "1/2-1/2":
             d += 1
