@@ -39,7 +39,8 @@ TEST(SearchParams, ConfigFileEqualsEmbeddedDefaults) {
 }
 
 TEST(SearchParams, OverridesRoundTripAndErrors) {
-    SearchParams p = loadSearchParams(toml::parse("[search]\nlmr_scale = 0.5\nq_delta_base = 100\n"));
+    SearchParams p =
+        loadSearchParams(toml::parse("[search]\nlmr_scale = 0.5\nq_delta_base = 100\n"));
     EXPECT_EQ(p.lmrScale, 0.5);
     EXPECT_EQ(p.qDeltaBase, 100);
     EXPECT_EQ(p.razorBase, SearchParams{}.razorBase);
