@@ -12,6 +12,14 @@ namespace {
 bool isCaro(Rule r) { return r == Rule::CARO8 || r == Rule::CARO9; }
 bool makesFourPattern(Pattern p) { return p == F4 || p == B4 || p == B4S; }
 
+// A renju FORBID-candidate cell (Pattern4 FORBID for c) that is a real four for c: one of its
+// lines makes a four and the exact test finds the cell not forbidden after all.
+bool forbidCandidateIsFour(Board& b, Pos q, Color c) {
+    bool four = false;
+    for (int d = 0; d < DIR_NB; d++) four |= makesFourPattern(b.cell(q).pattern[c][d]);
+    return four && !b.isForbidden(q);
+}
+
 } // namespace
 
 Value Worker::quickWin(int ply) {
@@ -68,10 +76,7 @@ void Worker::generateFours(MoveList& list) {
                         : p == D_BLOCK4_PLUS  ? 600
                                               : 200;
             else if (p == FORBID && renjuBlack) {
-                const Cell& c = board.cell(q);
-                bool four = false;
-                for (int d = 0; d < DIR_NB; d++) four |= makesFourPattern(c.pattern[BLACK][d]);
-                if (!four || board.isForbidden(q)) continue;
+                if (!forbidCandidateIsFour(board, q, BLACK)) continue;
                 score = 300;
             } else
                 continue;
@@ -102,11 +107,7 @@ void Worker::generateLocalFours(MoveList& list, bool plainFours, Pos ttMove) {
         else if (p == E_BLOCK4 && plainFours)
             score = 1;
         else if (p == FORBID && renjuBlack && plainFours) {
-            // A forbidden-candidate cell counts when it makes a four and is legal after all.
-            bool four = false;
-            for (int d = 0; d < DIR_NB; d++)
-                four |= makesFourPattern(board.cell(q).pattern[BLACK][d]);
-            if (!four || board.isForbidden(q)) return;
+            if (!forbidCandidateIsFour(board, q, BLACK)) return;
             score = 1;
         } else
             return;
@@ -153,11 +154,8 @@ bool Worker::vcf(int depth, int ply) {
         // itself a four keeps the attack going.
         Pos f = findFivePoint(them, board.lastMove());
         Pattern4 p = board.p4(f, us);
-        bool four = p >= B_FLEX4 && p <= E_BLOCK4;
-        if (p == FORBID) {
-            for (int d = 0; d < DIR_NB; d++) four |= makesFourPattern(board.cell(f).pattern[us][d]);
-            four = four && !board.isForbidden(f);
-        }
+        bool four =
+            (p >= B_FLEX4 && p <= E_BLOCK4) || (p == FORBID && forbidCandidateIsFour(board, f, us));
         if (!four) return false;
         list.add(f, 0);
     } else {
