@@ -44,6 +44,7 @@ const SearchParamInfo PARAMS[] = {
     {"singular_margin_per_depth", &SearchParams::singularMarginPerDepth, 0, 100, false},
     {"singular_fail_high_reduction", &SearchParams::singularFailHighReduction, 0, 4, false},
     {"four_reply_extension", &SearchParams::fourReplyExtension, 0, 2, false},
+    {"alpha_raise_reduction", &SearchParams::alphaRaiseReduction, 0, 4, false},
     {"root_lmr_index", &SearchParams::rootLmrIndex, 1, 225, true},
     {"root_lmr_depth", &SearchParams::rootLmrDepth, 1, 64, false},
     {"aspiration_depth", &SearchParams::aspirationDepth, 1, 64, true},

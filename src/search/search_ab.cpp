@@ -1,7 +1,8 @@
 // PVS alpha-beta shaped like Rapfi's (only fours are exempt from move-count pruning and late-move
-// reductions; razoring, futility, null move, fail-high reduction, singular and four-reply
-// extensions, every constant in params.h), the quiescence search (alpha-beta over fours with
-// stand-pat), and the search of the root moves. Iterative deepening is in search_root.cpp.
+// reductions; razoring, futility, null move, fail-high reduction, a shallower search of a PV
+// node's later moves once alpha is raised, singular and four-reply extensions, every constant in
+// params.h), the quiescence search (alpha-beta over fours with stand-pat), and the search of the
+// root moves. Iterative deepening is in search_root.cpp.
 #include <algorithm>
 #include <cmath>
 
@@ -353,6 +354,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 }
                 if (v >= beta) break;
                 alpha = v;
+                if (depth > 2 && depth < 12 && std::abs(v) < 2000)
+                    depth -= Depth(params_.alphaRaiseReduction);
             }
         }
         if (m != bestMove && triedCount < 64) tried[triedCount++] = m;

@@ -60,6 +60,9 @@ struct SearchParams {
     double singularFailHighReduction = 0;
     // Extension of the reply to the opponent's four (the line is forced).
     double fourReplyExtension = 0.75;
+    // Plies less for the remaining moves of a PV node once one of them has raised alpha (at
+    // depths above 2 and below 12, by a value within +-2000): the best move is probably found.
+    double alphaRaiseReduction = 1;
     // Root: moves from this index on (not fours) are reduced by half the LMR table from
     // rootLmrDepth on.
     double rootLmrIndex = 4;
