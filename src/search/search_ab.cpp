@@ -354,7 +354,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 }
                 if (v >= beta) break;
                 alpha = v;
-                if (depth > 2 && depth < 12 && std::abs(v) < 2000)
+                if (depth > params_.alphaRaiseMinDepth && depth < params_.alphaRaiseMaxDepth &&
+                    std::abs(v) < params_.alphaRaiseMaxValue)
                     depth -= Depth(params_.alphaRaiseReduction);
             }
         }

@@ -60,9 +60,13 @@ struct SearchParams {
     double singularFailHighReduction = 0;
     // Extension of the reply to the opponent's four (the line is forced).
     double fourReplyExtension = 0.75;
-    // Plies less for the remaining moves of a PV node once one of them has raised alpha (at
-    // depths above 2 and below 12, by a value within +-2000): the best move is probably found.
+    // Plies less for the remaining moves of a PV node once one of them has raised alpha, at
+    // depths above minDepth and below maxDepth, by a value within +-maxValue: the best move is
+    // probably found.
     double alphaRaiseReduction = 1;
+    double alphaRaiseMinDepth = 2;
+    double alphaRaiseMaxDepth = 12;
+    double alphaRaiseMaxValue = 2000;
     // Root: moves from this index on (not fours) are reduced by half the LMR table from
     // rootLmrDepth on.
     double rootLmrIndex = 4;
