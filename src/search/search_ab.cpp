@@ -23,6 +23,7 @@ Value valueFromTT(Value v, int ply) {
 }
 
 constexpr int HISTORY_MAX = 16384;
+constexpr int SELECT_FIRST = 3; // moves picked by selection before the rest is sorted
 
 } // namespace
 
@@ -258,11 +259,18 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     Pos tried[64];
     int triedCount = 0;
     for (int i = 0; i < list.size; i++) {
-        // Selection sort: most nodes cut off after a few moves.
-        int bi = i;
-        for (int j = i + 1; j < list.size; j++)
-            if (list.moves[j].score > list.moves[bi].score) bi = j;
-        std::swap(list.moves[i], list.moves[bi]);
+        // Most nodes cut off after a few moves: pick the first ones by selection, then sort the
+        // rest once (a node that gets this far usually goes through most of its list, if only
+        // to prune it).
+        if (i < SELECT_FIRST) {
+            int bi = i;
+            for (int j = i + 1; j < list.size; j++)
+                if (list.moves[j].score > list.moves[bi].score) bi = j;
+            std::swap(list.moves[i], list.moves[bi]);
+        } else if (i == SELECT_FIRST) {
+            std::sort(list.moves + i, list.moves + list.size,
+                      [](const ScoredMove& a, const ScoredMove& b) { return a.score > b.score; });
+        }
         Pos m = list.moves[i].pos;
         if (m == excluded) continue;
         moveCount++;
