@@ -1,6 +1,7 @@
 // Move generation and ordering: under a five threat only the block, under an open-three (four
 // point) threat only the defences and our own fours, otherwise every candidate cell; ordered by
 // the TT move, Pattern4 scores for both sides, killers and history.
+#include "moku/search/threats.h"
 #include "worker.h"
 
 namespace moku::search {
@@ -40,19 +41,17 @@ void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
     };
     if (board.p4Count(them, B_FLEX4)) {
         // The opponent threatens an open four: block one of its four points, or gain a tempo
-        // with a four of our own.
+        // with a four of our own (threats.h says which cells may block).
         Area a = patternArea();
+        bool caro = board.rule() == Rule::CARO8;
+        ThreatLines lines = caro ? threatLines(board, them, a.x0, a.y0, a.x1, a.y1) : ThreatLines{};
         for (int y = a.y0; y <= a.y1; y++)
             for (int x = a.x0; x <= a.x1; x++) {
                 Pos p(x, y);
                 if (board.piece(p) != EMPTY) continue;
-                Pattern4 mine = board.p4(p, us), theirs = board.p4(p, them);
-                bool defend = theirs <= E_BLOCK4;
-                if (!defend && theirs == FORBID)
-                    for (int d = 0; d < DIR_NB; d++) {
-                        Pattern pt = board.cell(p).pattern[them][d];
-                        defend |= pt == F4 || pt == B4 || pt == B4S;
-                    }
+                Pattern4 mine = board.p4(p, us);
+                bool defend = mayBlock(board, p, them) ||
+                              (caro && isLegal(p) && blocksBeyond(board, p, them, lines));
                 bool attack = mine <= E_BLOCK4 || mine == FORBID;
                 if ((defend || attack) && isLegal(p)) {
                     // A FORBID-candidate cell that is legal but makes no four is no attack.
