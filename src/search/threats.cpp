@@ -6,12 +6,6 @@ namespace moku::search {
 
 using namespace moku::game;
 
-namespace {
-
-bool isFour(Pattern pt) { return pt == F4 || pt == B4 || pt == B4S; }
-
-} // namespace
-
 bool ThreatLines::through(Pos p, int d, int reach) const {
     for (int i = 0; i < size; i++) {
         if (dir[i] != d) continue;
@@ -29,7 +23,7 @@ ThreatLines threatLines(const Board& b, Color c, int x0, int y0, int x1, int y1)
             Pos p(x, y);
             if (b.piece(p) != EMPTY || b.p4(p, c) != B_FLEX4) continue;
             for (int d = 0; d < DIR_NB; d++)
-                if (isFour(b.cell(p).pattern[c][d]) && t.size < ThreatLines::MAX)
+                if (isFourPattern(b.cell(p).pattern[c][d]) && t.size < ThreatLines::MAX)
                     t.point[t.size] = p, t.dir[t.size++] = uint8_t(d);
         }
     return t;
@@ -37,15 +31,6 @@ ThreatLines threatLines(const Board& b, Color c, int x0, int y0, int x1, int y1)
 
 ThreatLines threatLines(const Board& b, Color c) {
     return threatLines(b, c, 0, 0, b.width() - 1, b.height() - 1);
-}
-
-bool mayBlock(const Board& b, Pos p, Color c) {
-    Pattern4 theirs = b.p4(p, c);
-    if (theirs <= E_BLOCK4) return true;
-    if (theirs == FORBID)
-        for (int d = 0; d < DIR_NB; d++)
-            if (isFour(b.cell(p).pattern[c][d])) return true;
-    return false;
 }
 
 bool blocksBeyond(Board& b, Pos p, Color c, const ThreatLines& lines) {
