@@ -102,6 +102,7 @@ def main():
     ap.add_argument("--engine-option", action="append", default=[], help="KEY=VALUE INFO for the first engine")
     ap.add_argument("--opp-option", action="append", default=[], help="KEY=VALUE INFO for the opponent")
     ap.add_argument("--pgn", default="match.pgn")
+    ap.add_argument("--sgf", help="also write the games with their moves (for scripts/judge.py)")
     ap.add_argument("--cli", default=os.environ.get("C_GOMOKU_CLI") or shutil.which("c-gomoku-cli"))
     ap.add_argument("--summary", metavar="PGN", help="only count the games of an existing PGN file")
     args = ap.parse_args()
@@ -140,6 +141,10 @@ def main():
            "-repeat", "-concurrency", str(args.concurrency),
            "-openings", f"file={os.path.abspath(openings)}", "type=pos", "order=random", f"srand={args.seed}",
            "-pgn", args.pgn]
+    if args.sgf:
+        if os.path.exists(args.sgf):
+            os.remove(args.sgf)
+        cmd += ["-sgf", args.sgf]
     if args.sprt:
         e0, e1 = args.sprt.split(",")
         cmd += ["-sprt", f"elo0={e0}", f"elo1={e1}"]
