@@ -18,7 +18,7 @@ struct SearchParams {
     double lmrFailHigh = 1.0;     // more at a node that will most likely fail high
     double lmrHistoryDivisor = 8192;
     double lmrTtPv = 0;          // less at a node that is or was on the principal variation
-    double lmrAttack = 0;        // less for a three right after our own three or four
+    double lmrAttack = 0.5;      // less for a three right after our own three or four
     double lmrDeeperBase = 40;   // a reduced search that beats alpha by this (plus per ply
     double lmrDeeperPerPly = 10; // of reduction) is searched one ply deeper
     // Move-count pruning: moves past moveCountBase + depth^moveCountPower (halved when not
