@@ -15,7 +15,7 @@ bool Board::isForbidden(Pos p) {
     for (int d = 0; d < DIR_NB; d++) {
         Pattern pt = c.pattern[BLACK][d];
         if (pt == OL) return true; // an overline, or a double four inside one line
-        fours += pt == F4 || pt == B4 || pt == B4S;
+        fours += isFourPattern(pt);
         three[d] = pt == F3 || pt == F3S;
         threes += three[d];
     }

@@ -197,7 +197,7 @@ Pattern4 pattern4From(const std::array<Pattern, 4>& p, bool renjuBlack) {
     for (Pattern x : p) {
         five += x == F5;
         overline += x == OL;
-        fours += x == F4 || x == B4 || x == B4S;
+        fours += isFourPattern(x);
         flex4 += x == F4;
         flex3 += x == F3 || x == F3S;
         block3 += x == B3 || x == B3S;

@@ -50,17 +50,16 @@ void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
                 Pos p(x, y);
                 if (board.piece(p) != EMPTY) continue;
                 Pattern4 mine = board.p4(p, us);
-                bool defend = mayBlock(board, p, them) ||
-                              (caro && isLegal(p) && blocksBeyond(board, p, them, lines));
+                // (In caro every empty cell is legal.)
+                bool defend =
+                    mayBlock(board, p, them) || (caro && blocksBeyond(board, p, them, lines));
                 bool attack = mine <= E_BLOCK4 || mine == FORBID;
                 if ((defend || attack) && isLegal(p)) {
                     // A FORBID-candidate cell that is legal but makes no four is no attack.
                     if (!defend && mine == FORBID) {
                         bool four = false;
-                        for (int d = 0; d < DIR_NB; d++) {
-                            Pattern pt = board.cell(p).pattern[us][d];
-                            four |= pt == F4 || pt == B4 || pt == B4S;
-                        }
+                        for (int d = 0; d < DIR_NB; d++)
+                            four |= isFourPattern(board.cell(p).pattern[us][d]);
                         if (!four) continue;
                     }
                     list.add(p, score(p));

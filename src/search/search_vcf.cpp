@@ -10,13 +10,12 @@ using namespace moku::game;
 namespace {
 
 bool isCaro(Rule r) { return r == Rule::CARO8 || r == Rule::CARO9; }
-bool makesFourPattern(Pattern p) { return p == F4 || p == B4 || p == B4S; }
 
 // A renju FORBID-candidate cell (Pattern4 FORBID for c) that is a real four for c: one of its
 // lines makes a four and the exact test finds the cell not forbidden after all.
 bool forbidCandidateIsFour(Board& b, Pos q, Color c) {
     bool four = false;
-    for (int d = 0; d < DIR_NB; d++) four |= makesFourPattern(b.cell(q).pattern[c][d]);
+    for (int d = 0; d < DIR_NB; d++) four |= isFourPattern(b.cell(q).pattern[c][d]);
     return four && !b.isForbidden(q);
 }
 

@@ -67,6 +67,9 @@ namespace detail {
 extern uint16_t PCODE_TABLE[PATTERN_NB][PATTERN_NB][PATTERN_NB][PATTERN_NB];
 } // namespace detail
 
+// A line pattern that is a four (straight, blocked, or two fours inside the line).
+constexpr bool isFourPattern(Pattern p) { return p == F4 || p == B4 || p == B4S; }
+
 // The dense number of the multiset {a, b, c, d}.
 inline uint16_t pcodeOf(Pattern a, Pattern b, Pattern c, Pattern d) {
     return detail::PCODE_TABLE[a][b][c][d];

@@ -8,10 +8,6 @@
 
 namespace moku::search {
 
-inline bool isFourPattern(game::Pattern pt) {
-    return pt == game::F4 || pt == game::B4 || pt == game::B4S;
-}
-
 // Open-four points of one side (cells where it would make a straight four, or two fours at
 // once) with each direction in which the point makes a four: the lines on which the other side
 // must block.
@@ -40,7 +36,7 @@ inline bool mayBlock(const game::Board& b, Pos p, Color c) {
     if (theirs <= game::E_BLOCK4) return true;
     if (theirs == game::FORBID)
         for (int d = 0; d < DIR_NB; d++)
-            if (isFourPattern(b.cell(p).pattern[c][d])) return true;
+            if (game::isFourPattern(b.cell(p).pattern[c][d])) return true;
     return false;
 }
 
