@@ -283,12 +283,12 @@ LoadResult loadMix9(const std::string& path) {
 }
 
 LoadResult loadMix9FromMemory(const void* data, size_t bytes, Rule rule, int boardSize) {
-    if (rule == Rule::CARO8 || rule == Rule::CARO9) return fail("no network for caro");
+    if (isCaro(rule)) return fail("no network for caro");
     return checkCoverage(loadMix9FromMemory(data, bytes), rule, boardSize);
 }
 
 LoadResult loadMix9(const std::string& path, Rule rule, int boardSize) {
-    if (rule == Rule::CARO8 || rule == Rule::CARO9) return fail("no network for caro");
+    if (isCaro(rule)) return fail("no network for caro");
     return checkCoverage(loadMix9(path), rule, boardSize);
 }
 

@@ -43,7 +43,7 @@ void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
         // The opponent threatens an open four: block one of its four points, or gain a tempo
         // with a four of our own (threats.h says which cells may block).
         Area a = patternArea();
-        bool caro = board.rule() == Rule::CARO8;
+        bool caro = isCaro(board.rule());
         ThreatLines lines = caro ? threatLines(board, them, a.x0, a.y0, a.x1, a.y1) : ThreatLines{};
         for (int y = a.y0; y <= a.y1; y++)
             for (int x = a.x0; x <= a.x1; x++) {

@@ -9,8 +9,6 @@ using namespace moku::game;
 
 namespace {
 
-bool isCaro(Rule r) { return r == Rule::CARO8 || r == Rule::CARO9; }
-
 // A renju FORBID-candidate cell (Pattern4 FORBID for c) that is a real four for c: one of its
 // lines makes a four and the exact test finds the cell not forbidden after all.
 bool forbidCandidateIsFour(Board& b, Pos q, Color c) {

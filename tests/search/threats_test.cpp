@@ -68,7 +68,7 @@ TEST_P(ThreatBlocks, KeepEveryCellThatStopsTheOpenFours) {
                     }
                     blocks += stops;
                     beyond += far;
-                    bool kept = may || (rule == Rule::CARO8 && far);
+                    bool kept = may || (isCaro(rule) && far);
                     bool gap = rule == Rule::RENJU && overlineOnThreatLine(b, p, them, lines);
                     if (stops && !gap) {
                         ASSERT_TRUE(kept) << "cell " << x << "," << y << " stops the open fours\n"
@@ -80,7 +80,7 @@ TEST_P(ThreatBlocks, KeepEveryCellThatStopsTheOpenFours) {
     EXPECT_GE(positions, 500);
     EXPECT_GT(blocks, positions / 2);
     // Caro has blocks where the attacker makes no four; freestyle and standard have none.
-    if (rule == Rule::CARO8) {
+    if (isCaro(rule)) {
         EXPECT_GT(beyond, 0);
     }
     if (rule == Rule::FREESTYLE || rule == Rule::STANDARD) {
@@ -90,6 +90,6 @@ TEST_P(ThreatBlocks, KeepEveryCellThatStopsTheOpenFours) {
 
 INSTANTIATE_TEST_SUITE_P(Rules, ThreatBlocks,
                          ::testing::Values(Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU,
-                                           Rule::CARO8));
+                                           Rule::CARO8, Rule::CARO9));
 
 } // namespace

@@ -25,6 +25,7 @@ enum class Rule : uint8_t {
     CARO9,     // exactly five, not blocked at both ends
 };
 constexpr int RULE_NB = 5;
+constexpr bool isCaro(Rule r) { return r == Rule::CARO8 || r == Rule::CARO9; }
 
 std::string_view ruleName(Rule r);
 std::optional<Rule> ruleFromName(std::string_view name);
