@@ -40,10 +40,10 @@ inline bool mayBlock(const game::Board& b, Pos p, Color c) {
     return false;
 }
 
-// Caro (both variants): a block can lie just beyond the four, where it leaves both ends of c's five blocked,
-// and there c makes no four. Does a stone on p, a cell of a threat line within six cells of
-// its open-four point, stop every open-four and five point of c? Plays the stone to see
-// (the board is left as it was). The side to move of `b` must be the blocker.
+// Caro (both variants): a block can lie just beyond the four, where it leaves both ends of c's
+// five blocked, and there c makes no four. Does a stone on p, a cell of a threat line within six
+// cells of its open-four point, stop every open-four and five point of c? Plays the stone to
+// see (the board is left as it was). The side to move of `b` must be the blocker.
 bool blocksBeyond(game::Board& b, Pos p, Color c, const ThreatLines& lines);
 
 } // namespace moku::search
