@@ -21,57 +21,65 @@ void Worker::generate(MoveList& list, Pos ttMove, int ply, bool policy) {
     if (policy && nnue_) addPolicy(list, ttMove);
 }
 
-void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
+int Worker::orderScore(Pos p, Pos ttMove, int ply) const {
+    if (p == ttMove) return 1 << 30;
+    const StackEntry& st = stack_[ply];
+    int s = eval_->moveScore(board, p) +
+            history_[board.sideToMove()][p.idx] / int(params_.historyOrderDivisor);
+    if (p == st.killers[0])
+        s += int(params_.killer1);
+    else if (p == st.killers[1])
+        s += int(params_.killer2);
+    return s;
+}
+
+void Worker::generateThreatReplies(MoveList& list, Pos ttMove, int ply) {
+    // Block one of the opponent's four points, or gain a tempo with a four of our own
+    // (threats.h says which cells may block).
     Color us = board.sideToMove(), them = ~us;
+    list.size = 0;
+    Area a = patternArea();
+    bool caro = isCaro(board.rule());
+    ThreatLines lines = caro ? threatLines(board, them, a.x0, a.y0, a.x1, a.y1) : ThreatLines{};
+    for (int y = a.y0; y <= a.y1; y++)
+        for (int x = a.x0; x <= a.x1; x++) {
+            Pos p(x, y);
+            if (board.piece(p) != EMPTY) continue;
+            Pattern4 mine = board.p4(p, us);
+            // (In caro every empty cell is legal.)
+            bool defend = mayBlock(board, p, them) || (caro && blocksBeyond(board, p, them, lines));
+            bool attack = mine <= E_BLOCK4 || mine == FORBID;
+            if ((defend || attack) && isLegal(p)) {
+                // A FORBID-candidate cell that is legal but makes no four is no attack.
+                if (!defend && mine == FORBID) {
+                    bool four = false;
+                    for (int d = 0; d < DIR_NB; d++)
+                        four |= isFourPattern(board.cell(p).pattern[us][d]);
+                    if (!four) continue;
+                }
+                list.add(p, orderScore(p, ttMove, ply));
+            }
+        }
+}
+
+void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
+    Color them = ~board.sideToMove();
     list.size = 0;
     if (board.p4Count(them, A_FIVE)) {
         Pos f = findFivePoint(them, board.lastMove());
         if (f != POS_NONE && isLegal(f)) list.add(f, 1);
         return;
     }
-    const StackEntry& st = stack_[ply];
-    auto score = [&](Pos p) {
-        if (p == ttMove) return 1 << 30;
-        int s = eval_->moveScore(board, p) + history_[us][p.idx] / int(params_.historyOrderDivisor);
-        if (p == st.killers[0])
-            s += int(params_.killer1);
-        else if (p == st.killers[1])
-            s += int(params_.killer2);
-        return s;
-    };
     if (board.p4Count(them, B_FLEX4)) {
-        // The opponent threatens an open four: block one of its four points, or gain a tempo
-        // with a four of our own (threats.h says which cells may block).
-        Area a = patternArea();
-        bool caro = isCaro(board.rule());
-        ThreatLines lines = caro ? threatLines(board, them, a.x0, a.y0, a.x1, a.y1) : ThreatLines{};
-        for (int y = a.y0; y <= a.y1; y++)
-            for (int x = a.x0; x <= a.x1; x++) {
-                Pos p(x, y);
-                if (board.piece(p) != EMPTY) continue;
-                Pattern4 mine = board.p4(p, us);
-                // (In caro every empty cell is legal.)
-                bool defend =
-                    mayBlock(board, p, them) || (caro && blocksBeyond(board, p, them, lines));
-                bool attack = mine <= E_BLOCK4 || mine == FORBID;
-                if ((defend || attack) && isLegal(p)) {
-                    // A FORBID-candidate cell that is legal but makes no four is no attack.
-                    if (!defend && mine == FORBID) {
-                        bool four = false;
-                        for (int d = 0; d < DIR_NB; d++)
-                            four |= isFourPattern(board.cell(p).pattern[us][d]);
-                        if (!four) continue;
-                    }
-                    list.add(p, score(p));
-                }
-            }
+        // The opponent threatens an open four.
+        generateThreatReplies(list, ttMove, ply);
         if (list.size) return;
     }
     Area a = candidateArea();
     for (int y = a.y0; y <= a.y1; y++)
         for (int x = a.x0; x <= a.x1; x++) {
             Pos p(x, y);
-            if (board.isCandidate(p) && isLegal(p)) list.add(p, score(p));
+            if (board.isCandidate(p) && isLegal(p)) list.add(p, orderScore(p, ttMove, ply));
         }
 }
 

@@ -50,6 +50,8 @@ const SearchParamInfo PARAMS[] = {
     {"alpha_raise_max_value", &SearchParams::alphaRaiseMaxValue, 0, 30000, true},
     {"root_lmr_index", &SearchParams::rootLmrIndex, 1, 225, true},
     {"root_lmr_depth", &SearchParams::rootLmrDepth, 1, 64, false},
+    {"vct_depth", &SearchParams::vctDepth, 0, 60, true},
+    {"vct_nodes_per_ms", &SearchParams::vctNodesPerMs, 0, 10000, false},
     {"aspiration_depth", &SearchParams::aspirationDepth, 1, 64, true},
     {"aspiration_delta", &SearchParams::aspirationDelta, 1, 5000, true},
     {"aspiration_growth", &SearchParams::aspirationGrowth, 1, 4, false},

@@ -35,6 +35,7 @@ Worker::Worker(TranspositionTable& tt, std::atomic<bool>& stop, int id)
 void Worker::clearHistory() {
     std::memset(history_, 0, sizeof(history_));
     vcfHash_.clear();
+    vctHash_.clear();
 }
 
 void Worker::setPosition(const Board& b) {

@@ -1,4 +1,4 @@
-// Iterative deepening at the root: root move list, a quick VCF check, aspiration windows,
+// Iterative deepening at the root: root move list, quick VCF and VCT checks, aspiration windows,
 // multi-PV, time decisions and the choice of the final move. Lazy SMP threads run the same
 // iterations on their own, each skipping the depths that half of the others already search.
 #include <algorithm>
@@ -95,28 +95,43 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
         return finish(result);
     }
 
-    // A win by fours needs no alpha-beta: look for one first, within a node budget that the
-    // clock can afford (fixed when there is no clock, so that bench stays deterministic).
+    // A win the solvers prove is played without alpha-beta.
+    auto proven = [&](const std::vector<Pos>& line, Value score) {
+        result.bestMove = line[0];
+        result.score = score;
+        result.pv = line;
+        result.depth = 1;
+        result.ranked = {{line[0], result.score}};
+        finish(result);
+        if (onIteration)
+            onIteration(
+                {1, int(line.size()), 0, result.score, result.nodes, result.timeMs, result.pv});
+        return result;
+    };
+    // A win by fours: look for one first, within a node budget that the clock can afford (fixed
+    // when there is no clock, so that bench stays deterministic).
     Value qw = quickWin(0);
+    std::vector<Pos> line;
     if (qw == VALUE_NONE || qw > 0) {
         uint64_t budget =
             timeLimited_
                 ? uint64_t(std::clamp<int64_t>(time_.budget().maximumMs * 200, 500, 400000))
                 : 200000;
         if (limits.maxNodes) budget = std::min<uint64_t>(budget, limits.maxNodes);
-        std::vector<Pos> line;
-        if (vcfRoot(120, budget, line) && !line.empty() && isLegal(line[0])) {
-            result.bestMove = line[0];
-            result.score = mateIn(int(line.size()));
-            result.pv = line;
-            result.depth = 1;
-            result.ranked = {{line[0], result.score}};
-            finish(result);
-            if (onIteration)
-                onIteration(
-                    {1, int(line.size()), 0, result.score, result.nodes, result.timeMs, result.pv});
-            return result;
-        }
+        if (vcfRoot(120, budget, line) && !line.empty() && isLegal(line[0]))
+            return proven(line, mateIn(int(line.size())));
+    }
+    // A win by threes and fours (when [search] vct_depth asks for one), with its own budget.
+    if (qw == VALUE_NONE && params_.vctDepth > 0) {
+        uint64_t budget =
+            timeLimited_
+                ? uint64_t(std::clamp<int64_t>(
+                      int64_t(time_.budget().maximumMs * params_.vctNodesPerMs), 500, 200000))
+                : 20000;
+        if (limits.maxNodes) budget = std::min<uint64_t>(budget, limits.maxNodes);
+        // (The line may stop early at a proven transposition: its mate distance is a guess.)
+        if (vctRoot(int(params_.vctDepth), budget, line) && !line.empty() && isLegal(line[0]))
+            return proven(line, mateIn(int(line.size()) + 2));
     }
 
     lastBest = rootMoves_[0];

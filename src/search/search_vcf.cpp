@@ -1,4 +1,4 @@
-// Win checks from Pattern4 counts and the VCF solver.
+// Win checks from Pattern4 counts, the VCF solver and the VCT solver (fours and open threes).
 #include <algorithm>
 
 #include "worker.h"
@@ -210,15 +210,158 @@ bool Worker::vcfRoot(int depth, uint64_t maxNodes, std::vector<Pos>& line) {
     return win;
 }
 
-VcfResult solveVcf(const Board& b, int maxAttackerMoves, uint64_t maxNodes) {
+VcfResult solveWithWorker(const Board& b, int maxAttackerMoves, uint64_t maxNodes, bool threes) {
     static std::atomic<bool> neverStop{false};
-    TranspositionTable tt(TranspositionTable::BUCKET_BYTES); // unused by VCF
+    TranspositionTable tt(TranspositionTable::BUCKET_BYTES); // unused by the solvers
     auto w = std::make_unique<Worker>(tt, neverStop);
     w->setPosition(b);
     VcfResult r;
-    r.win = w->vcfRoot(maxAttackerMoves, maxNodes, r.line);
+    r.win = threes ? w->vctRoot(maxAttackerMoves, maxNodes, r.line)
+                   : w->vcfRoot(maxAttackerMoves, maxNodes, r.line);
     r.nodes = w->nodes;
     return r;
+}
+
+VcfResult solveVcf(const Board& b, int maxAttackerMoves, uint64_t maxNodes) {
+    return solveWithWorker(b, maxAttackerMoves, maxNodes, false);
+}
+
+// ---- VCT ----
+// Keys of defender nodes differ from those of attacker nodes of the same position.
+constexpr uint64_t VCT_DEFENDER_KEY = 0x5bd1e9955bd1e995ull;
+
+void Worker::generateThreats(MoveList& list, bool foursOnly) {
+    Color us = board.sideToMove();
+    bool renjuBlack = board.rule() == Rule::RENJU && us == BLACK;
+    Pos own = board.lastMove(1);
+    Area a = patternArea();
+    list.size = 0;
+    for (int y = a.y0; y <= a.y1; y++)
+        for (int x = a.x0; x <= a.x1; x++) {
+            Pos q(x, y);
+            if (board.piece(q) != EMPTY) continue;
+            Pattern4 p = board.p4(q, us);
+            // Strongest threats first: open four, four-three, double three, fours and threes.
+            //                               A  B      C     D     E    F     G     H
+            static constexpr int SCORE[] = {0, 10000, 6000, 1500, 700, 4000, 1200, 800};
+            int score;
+            if (p >= B_FLEX4 && p <= H_FLEX3)
+                score = SCORE[p];
+            else if (p == FORBID && renjuBlack && forbidCandidateIsFour(board, q, BLACK))
+                score = 600;
+            else
+                continue;
+            if (foursOnly && p >= F_FLEX3_2X && p <= H_FLEX3) continue;
+            if (own.valid() && own != POS_PASS) {
+                int dist = std::max(std::abs(q.x() - own.x()), std::abs(q.y() - own.y()));
+                score += std::max(0, 8 - dist) * 40;
+            }
+            list.add(q, score + eval_->moveScore(board, q) / 16);
+        }
+    std::sort(list.moves, list.moves + list.size,
+              [](const ScoredMove& a, const ScoredMove& b) { return a.score > b.score; });
+}
+
+bool Worker::vctAttack(int depth, int ply) {
+    Color us = board.sideToMove(), them = ~us;
+    Value qw = quickWin(ply);
+    if (qw != VALUE_NONE && vctLen_ == 0 && qw > 0) {
+        // At the root a win needs its first move: the five, or the threat that wins.
+        if (board.p4Count(us, A_FIVE)) {
+            vctLine_.assign(1, findFivePoint(us, board.lastMove(1)));
+            return true;
+        }
+    } else if (qw != VALUE_NONE) {
+        if (qw > 0) vctLine_.assign(vctStack_, vctStack_ + vctLen_);
+        return qw > 0;
+    }
+    if (ply >= MAX_PLY - 8 || vctLen_ + 2 >= int(std::size(vctStack_))) return false;
+    if (stop_.load(std::memory_order_relaxed) || (vctNodeLimit_ && nodes >= vctNodeLimit_)) {
+        vctAborted_ = true;
+        return false;
+    }
+    uint64_t key = board.hash();
+    int known = vctHash_.probe(key, depth);
+    if (known >= 0) {
+        if (known) vctLine_.assign(vctStack_, vctStack_ + vctLen_);
+        return known;
+    }
+    MoveList list;
+    bool forced = board.p4Count(them, A_FIVE) > 0;
+    if (forced) {
+        // The defender's four: block it (a free move: the attack goes on if a threat remains).
+        Pos f = findFivePoint(them, board.lastMove());
+        if (f == POS_NONE || !isLegal(f)) return false;
+        list.add(f, 0);
+    } else {
+        if (depth <= 0) return false;
+        // Against the defender's open three, only fours keep the initiative.
+        generateThreats(list, board.p4Count(them, B_FLEX4) > 0);
+    }
+    bool win = false;
+    for (int i = 0; i < list.size && !win; i++) {
+        Pos m = list.moves[i].pos;
+        vctStack_[vctLen_++] = m;
+        makeMove(m);
+        win = vctDefend(forced ? depth : depth - 1, ply + 1);
+        undoMove();
+        vctLen_--;
+    }
+    if (win || !vctAborted_) vctHash_.store(key, depth, win);
+    return win;
+}
+
+bool Worker::vctDefend(int depth, int ply) {
+    Color us = board.sideToMove(), them = ~us; // us: the defender
+    if (board.p4Count(us, A_FIVE)) return false;
+    int fives = board.p4Count(them, A_FIVE);
+    if (!fives && !board.p4Count(them, B_FLEX4)) return false; // no threat: a free move
+    uint64_t key = board.hash() ^ VCT_DEFENDER_KEY;
+    int known = vctHash_.probe(key, depth);
+    if (known >= 0) {
+        if (known) vctLine_.assign(vctStack_, vctStack_ + vctLen_);
+        return known;
+    }
+    MoveList list;
+    if (fives) {
+        Pos f = findFivePoint(them, board.lastMove());
+        if (f != POS_NONE && isLegal(f)) list.add(f, 0);
+    } else {
+        generateThreatReplies(list, POS_NONE, ply);
+        std::sort(list.moves, list.moves + list.size,
+                  [](const ScoredMove& a, const ScoredMove& b) { return a.score > b.score; });
+    }
+    if (list.size == 0) {
+        vctLine_.assign(vctStack_, vctStack_ + vctLen_);
+        return true;
+    }
+    bool win = true;
+    for (int i = 0; i < list.size && win; i++) {
+        Pos m = list.moves[i].pos;
+        vctStack_[vctLen_++] = m;
+        makeMove(m);
+        win = vctAttack(depth, ply + 1);
+        undoMove();
+        vctLen_--;
+    }
+    if (win || !vctAborted_) vctHash_.store(key, depth, win);
+    return win;
+}
+
+bool Worker::vctRoot(int depth, uint64_t maxNodes, std::vector<Pos>& line) {
+    vctLen_ = 0;
+    vctAborted_ = false;
+    vctNodeLimit_ = maxNodes ? nodes + maxNodes : 0;
+    // Deepening: a short win costs a small fraction of a deep search's nodes.
+    bool win = false;
+    for (int d = 1; d <= depth && !win && !vctAborted_; d++) win = vctAttack(d, 0);
+    vctNodeLimit_ = 0;
+    if (win) line = vctLine_;
+    return win;
+}
+
+VcfResult solveVct(const Board& b, int maxAttackerMoves, uint64_t maxNodes) {
+    return solveWithWorker(b, maxAttackerMoves, maxNodes, true);
 }
 
 } // namespace moku::search

@@ -3,7 +3,7 @@
 // signal (stop_: set by a stop request, a limit or the end of the main thread), so Lazy SMP can
 // run several of them. Implementation map: search_root.cpp (iterative deepening, aspiration
 // windows, the root move list, Lazy SMP depth skipping), search_ab.cpp (set-up, alpha-beta at
-// the root and below, quiescence, history), search_vcf.cpp (win checks, VCF), movepick.cpp
+// the root and below, quiescence, history), search_vcf.cpp (win checks, VCF, VCT), movepick.cpp
 // (move generation and ordering), search_eval.cpp (the classical/network mix and the policy).
 #pragma once
 
@@ -64,6 +64,32 @@ private:
     struct Entry {
         uint64_t key = 0;
         int depth = -1;
+    };
+    std::vector<Entry> entries_;
+};
+
+// Remembers VCT results (proven wins and fails, each within some number of attacker moves) of
+// attacker and defender nodes. Thread-local, small, always-replace.
+class VctHash {
+public:
+    VctHash() : entries_(1 << 16) {}
+    // 1: the attacker wins within `depth` attacker moves, 0: it does not, -1: unknown.
+    int probe(uint64_t key, int depth) const {
+        const Entry& e = entries_[key & (entries_.size() - 1)];
+        if (e.key != key) return -1;
+        if (e.win) return e.depth <= depth ? 1 : -1;
+        return e.depth >= depth ? 0 : -1;
+    }
+    void store(uint64_t key, int depth, bool win) {
+        entries_[key & (entries_.size() - 1)] = {key, depth, win};
+    }
+    void clear() { std::fill(entries_.begin(), entries_.end(), Entry{}); }
+
+private:
+    struct Entry {
+        uint64_t key = 0;
+        int depth = -1;
+        bool win = false;
     };
     std::vector<Entry> entries_;
 };
@@ -144,6 +170,10 @@ private:
     std::atomic<uint64_t> v_{0};
 };
 
+// solveVcf / solveVct (vcf.h): a fresh worker on `board` runs the VCF or (threes) the VCT.
+VcfResult solveWithWorker(const game::Board& board, int maxAttackerMoves, uint64_t maxNodes,
+                          bool threes);
+
 class Worker {
 public:
     // Worker 0 is the main thread of a search; the others are Lazy SMP helpers.
@@ -181,6 +211,14 @@ public:
     bool vcf(int depth, int ply);
     bool vcfRoot(int depth, uint64_t maxNodes, std::vector<Pos>& line);
 
+    // ---- VCT (search_vcf.cpp) ----
+    // Does the side to move win by continuous threats (fours and open threes) within `depth`
+    // attacker moves, against the defences the search itself would try (blocks of the four
+    // points, the defender's own fours)? Stops after `maxNodes` nodes (0: no limit), returning
+    // no win. On a win the line (attacker first; after a proven transposition it stops early)
+    // is in `line`. Deepens from one threat, so that a short win is found first and cheaply.
+    bool vctRoot(int depth, uint64_t maxNodes, std::vector<Pos>& line);
+
     // ---- move generation (movepick.cpp) ----
     // Fills `list` with the moves worth searching (only defences under a four or open-four
     // threat), scored for ordering; ttMove gets the top score. With `policy` (and a network)
@@ -207,7 +245,7 @@ public:
     std::atomic<int> searchingDepth{0};
 
 private:
-    friend VcfResult solveVcf(const game::Board&, int, uint64_t);
+    friend VcfResult solveWithWorker(const game::Board&, int, uint64_t, bool);
     template <bool PV> Value search(Value alpha, Value beta, Depth depth, int ply, bool cutNode);
     Value qsearch(Value alpha, Value beta, int ply, Depth depth);
     // Every stone the search places or takes back goes through these two, so that the network
@@ -235,6 +273,17 @@ private:
     // The static value: classical, refined by the network near the window (search_eval.cpp).
     Value evaluate(Value alpha, Value beta);
     void generateScored(MoveList& list, Pos ttMove, int ply);
+    // Ordering score of p: ttMove first, then Pattern4 scores, history and killers.
+    int orderScore(Pos p, Pos ttMove, int ply) const;
+    // The replies to the opponent's open three (its open-four points): blocks and our own
+    // fours; empty when there is none.
+    void generateThreatReplies(MoveList& list, Pos ttMove, int ply);
+    // VCT nodes: the attacker (side to move) plays a four or an open three; the defender
+    // answers the threat. Both return whether the attacker wins.
+    bool vctAttack(int depth, int ply);
+    bool vctDefend(int depth, int ply);
+    // The attacker's threats: fours, and (unless foursOnly) moves that make an open three.
+    void generateThreats(MoveList& list, bool foursOnly);
     void setupNetwork();
     void addPolicy(MoveList& list, Pos ttMove);
     void poll();
@@ -257,6 +306,7 @@ private:
     eval::NetworkPair network_;
     std::unique_ptr<eval::Mix9Evaluator> nnue_; // null: the classical evaluator alone
     VcfHash vcfHash_;
+    VctHash vctHash_;
     std::vector<Area> stoneBoxes_{Area{}}; // the stones' bounding box, one per made move
     int history_[COLOR_NB][CELL_NB];
     StackEntry stack_[MAX_PLY + 8];
@@ -276,6 +326,12 @@ private:
     std::vector<Pos> vcfLine_;
     uint64_t vcfNodeLimit_ = 0;
     bool vcfAborted_ = false;
+    // VCT bookkeeping, the same for threat sequences.
+    Pos vctStack_[512];
+    int vctLen_ = 0;
+    std::vector<Pos> vctLine_;
+    uint64_t vctNodeLimit_ = 0;
+    bool vctAborted_ = false;
 };
 
 } // namespace moku::search
