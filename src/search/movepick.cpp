@@ -21,18 +21,6 @@ void Worker::generate(MoveList& list, Pos ttMove, int ply, bool policy) {
     if (policy && nnue_) addPolicy(list, ttMove);
 }
 
-int Worker::orderScore(Pos p, Pos ttMove, int ply) const {
-    if (p == ttMove) return 1 << 30;
-    const StackEntry& st = stack_[ply];
-    int s = eval_->moveScore(board, p) +
-            history_[board.sideToMove()][p.idx] / int(params_.historyOrderDivisor);
-    if (p == st.killers[0])
-        s += int(params_.killer1);
-    else if (p == st.killers[1])
-        s += int(params_.killer2);
-    return s;
-}
-
 void Worker::generateThreatReplies(MoveList& list, Pos ttMove, int ply) {
     // Block one of the opponent's four points, or gain a tempo with a four of our own
     // (threats.h says which cells may block).

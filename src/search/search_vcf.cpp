@@ -349,6 +349,7 @@ bool Worker::vctDefend(int depth, int ply) {
 }
 
 bool Worker::vctRoot(int depth, uint64_t maxNodes, std::vector<Pos>& line) {
+    vctHash_.allocate();
     vctLen_ = 0;
     vctAborted_ = false;
     vctNodeLimit_ = maxNodes ? nodes + maxNodes : 0;

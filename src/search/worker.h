@@ -69,10 +69,13 @@ private:
 };
 
 // Remembers VCT results (proven wins and fails, each within some number of attacker moves) of
-// attacker and defender nodes. Thread-local, small, always-replace.
+// attacker and defender nodes. Thread-local, small, always-replace; its memory is taken by the
+// first VCT (allocate()), so that a search that runs none pays nothing for it.
 class VctHash {
 public:
-    VctHash() : entries_(1 << 16) {}
+    void allocate() {
+        if (entries_.empty()) entries_.resize(1 << 16);
+    }
     // 1: the attacker wins within `depth` attacker moves, 0: it does not, -1: unknown.
     int probe(uint64_t key, int depth) const {
         const Entry& e = entries_[key & (entries_.size() - 1)];
@@ -274,7 +277,17 @@ private:
     Value evaluate(Value alpha, Value beta);
     void generateScored(MoveList& list, Pos ttMove, int ply);
     // Ordering score of p: ttMove first, then Pattern4 scores, history and killers.
-    int orderScore(Pos p, Pos ttMove, int ply) const;
+    int orderScore(Pos p, Pos ttMove, int ply) const {
+        if (p == ttMove) return 1 << 30;
+        const StackEntry& st = stack_[ply];
+        int s = eval_->moveScore(board, p) +
+                history_[board.sideToMove()][p.idx] / int(params_.historyOrderDivisor);
+        if (p == st.killers[0])
+            s += int(params_.killer1);
+        else if (p == st.killers[1])
+            s += int(params_.killer2);
+        return s;
+    }
     // The replies to the opponent's open three (its open-four points): blocks and our own
     // fours; empty when there is none.
     void generateThreatReplies(MoveList& list, Pos ttMove, int ply);
