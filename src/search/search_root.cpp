@@ -108,31 +108,27 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
                 {1, int(line.size()), 0, result.score, result.nodes, result.timeMs, result.pv});
         return result;
     };
-    // A win by fours: look for one first, within a node budget that the clock can afford (fixed
-    // when there is no clock, so that bench stays deterministic).
+    // A solver's node budget: what the clock can afford (fixed when there is no clock, so that
+    // bench stays deterministic), within the node limit.
+    auto solverBudget = [&](double perMs, int64_t most, uint64_t fixed) {
+        uint64_t budget = timeLimited_
+                              ? uint64_t(std::clamp<int64_t>(
+                                    int64_t(double(time_.budget().maximumMs) * perMs), 500, most))
+                              : fixed;
+        return limits.maxNodes ? std::min<uint64_t>(budget, limits.maxNodes) : budget;
+    };
+    // A win by fours: look for one first.
     Value qw = quickWin(0);
     std::vector<Pos> line;
-    if (qw == VALUE_NONE || qw > 0) {
-        uint64_t budget =
-            timeLimited_
-                ? uint64_t(std::clamp<int64_t>(time_.budget().maximumMs * 200, 500, 400000))
-                : 200000;
-        if (limits.maxNodes) budget = std::min<uint64_t>(budget, limits.maxNodes);
-        if (vcfRoot(120, budget, line) && !line.empty() && isLegal(line[0]))
-            return proven(line, mateIn(int(line.size())));
-    }
-    // A win by threes and fours (when [search] vct_depth asks for one), with its own budget.
-    if (qw == VALUE_NONE && params_.vctDepth > 0) {
-        uint64_t budget =
-            timeLimited_
-                ? uint64_t(std::clamp<int64_t>(
-                      int64_t(time_.budget().maximumMs * params_.vctNodesPerMs), 500, 200000))
-                : 20000;
-        if (limits.maxNodes) budget = std::min<uint64_t>(budget, limits.maxNodes);
-        // (The line may stop early at a proven transposition: its mate distance is a guess.)
-        if (vctRoot(int(params_.vctDepth), budget, line) && !line.empty() && isLegal(line[0]))
-            return proven(line, mateIn(int(line.size()) + 2));
-    }
+    if ((qw == VALUE_NONE || qw > 0) && vcfRoot(120, solverBudget(200, 400000, 200000), line) &&
+        !line.empty() && isLegal(line[0]))
+        return proven(line, mateIn(int(line.size())));
+    // A win by threes and fours (when [search] vct_depth asks for one), with a smaller budget.
+    // (The line may stop early at a proven transposition: its mate distance is a guess.)
+    if (qw == VALUE_NONE && params_.vctDepth > 0 &&
+        vctRoot(int(params_.vctDepth), solverBudget(params_.vctNodesPerMs, 200000, 20000), line) &&
+        !line.empty() && isLegal(line[0]))
+        return proven(line, mateIn(int(line.size()) + 2));
 
     lastBest = rootMoves_[0];
     if (startHelpers) startHelpers();

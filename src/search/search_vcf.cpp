@@ -142,7 +142,7 @@ bool Worker::vcf(int depth, int ply) {
         return false;
     }
     uint64_t key = board.hash();
-    if (vcfHash_.knownFail(key, depth)) return false;
+    if (vcfHash_.probe(key, depth) == 0) return false;
     int oppFives = board.p4Count(them, A_FIVE);
     if (oppFives >= 2) return false;
     MoveList list;
@@ -196,11 +196,12 @@ bool Worker::vcf(int depth, int ply) {
         undoMove();
         if (win) return true;
     }
-    if (!vcfAborted_) vcfHash_.storeFail(key, depth);
+    if (!vcfAborted_) vcfHash_.store(key, depth, false);
     return false;
 }
 
 bool Worker::vcfRoot(int depth, uint64_t maxNodes, std::vector<Pos>& line) {
+    vcfHash_.allocate();
     vcfLen_ = 0;
     vcfAborted_ = false;
     vcfNodeLimit_ = maxNodes ? nodes + maxNodes : 0;
@@ -245,13 +246,12 @@ void Worker::generateThreats(MoveList& list, bool foursOnly) {
             //                               A  B      C     D     E    F     G     H
             static constexpr int SCORE[] = {0, 10000, 6000, 1500, 700, 4000, 1200, 800};
             int score;
-            if (p >= B_FLEX4 && p <= H_FLEX3)
+            if (p >= B_FLEX4 && p <= (foursOnly ? E_BLOCK4 : H_FLEX3))
                 score = SCORE[p];
             else if (p == FORBID && renjuBlack && forbidCandidateIsFour(board, q, BLACK))
                 score = 600;
             else
                 continue;
-            if (foursOnly && p >= F_FLEX3_2X && p <= H_FLEX3) continue;
             if (own.valid() && own != POS_PASS) {
                 int dist = std::max(std::abs(q.x() - own.x()), std::abs(q.y() - own.y()));
                 score += std::max(0, 8 - dist) * 40;
@@ -265,15 +265,16 @@ void Worker::generateThreats(MoveList& list, bool foursOnly) {
 bool Worker::vctAttack(int depth, int ply) {
     Color us = board.sideToMove(), them = ~us;
     Value qw = quickWin(ply);
-    if (qw != VALUE_NONE && vctLen_ == 0 && qw > 0) {
-        // At the root a win needs its first move: the five, or the threat that wins.
-        if (board.p4Count(us, A_FIVE)) {
-            vctLine_.assign(1, findFivePoint(us, board.lastMove(1)));
-            return true;
-        }
-    } else if (qw != VALUE_NONE) {
+    bool root = vctLen_ == 0;
+    if (qw != VALUE_NONE && (qw < 0 || !root)) {
         if (qw > 0) vctLine_.assign(vctStack_, vctStack_ + vctLen_);
         return qw > 0;
+    }
+    // A win at the root needs its first move: the five here, else the threat that wins, which
+    // the search below finds.
+    if (qw != VALUE_NONE && board.p4Count(us, A_FIVE)) {
+        vctLine_.assign(1, findFivePoint(us, board.lastMove(1)));
+        return true;
     }
     if (ply >= MAX_PLY - 8 || vctLen_ + 2 >= int(std::size(vctStack_))) return false;
     if (stop_.load(std::memory_order_relaxed) || (vctNodeLimit_ && nodes >= vctNodeLimit_)) {

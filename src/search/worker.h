@@ -46,32 +46,11 @@ struct MoveList {
     void add(Pos p, int s) { moves[size++] = {p, s, 0}; }
 };
 
-// Remembers positions (attacker to move) proven to have no VCF within some number of attacker
-// moves. Thread-local, small, always-replace.
-class VcfHash {
-public:
-    VcfHash() : entries_(1 << 16) {}
-    bool knownFail(uint64_t key, int depth) const {
-        const Entry& e = entries_[key & (entries_.size() - 1)];
-        return e.key == key && e.depth >= depth;
-    }
-    void storeFail(uint64_t key, int depth) {
-        entries_[key & (entries_.size() - 1)] = {key, depth};
-    }
-    void clear() { std::fill(entries_.begin(), entries_.end(), Entry{}); }
-
-private:
-    struct Entry {
-        uint64_t key = 0;
-        int depth = -1;
-    };
-    std::vector<Entry> entries_;
-};
-
-// Remembers VCT results (proven wins and fails, each within some number of attacker moves) of
-// attacker and defender nodes. Thread-local, small, always-replace; its memory is taken by the
-// first VCT (allocate()), so that a search that runs none pays nothing for it.
-class VctHash {
+// Remembers what a solver (VCF or VCT, one table each) proved of a position: a win or a fail,
+// each within some number of attacker moves. Thread-local, small, always-replace; its memory
+// is taken by the solver's first run (allocate()), so that a search that runs none pays
+// nothing for it.
+class SolverHash {
 public:
     void allocate() {
         if (entries_.empty()) entries_.resize(1 << 16);
@@ -318,8 +297,8 @@ private:
     std::unique_ptr<eval::ClassicalEvaluator> eval_;
     eval::NetworkPair network_;
     std::unique_ptr<eval::Mix9Evaluator> nnue_; // null: the classical evaluator alone
-    VcfHash vcfHash_;
-    VctHash vctHash_;
+    SolverHash vcfHash_;                        // fails only: a VCF win ends the search
+    SolverHash vctHash_; // attacker and defender nodes (keys apart: VCT_DEFENDER_KEY)
     std::vector<Area> stoneBoxes_{Area{}}; // the stones' bounding box, one per made move
     int history_[COLOR_NB][CELL_NB];
     StackEntry stack_[MAX_PLY + 8];
