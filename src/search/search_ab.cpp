@@ -1,8 +1,9 @@
 // PVS alpha-beta shaped like Rapfi's (only fours are exempt from move-count pruning and late-move
-// reductions; razoring, futility, null move, fail-high reduction, a shallower search of a PV
-// node's later moves once alpha is raised, singular and four-reply extensions, every constant in
-// params.h), the quiescence search (alpha-beta over fours with stand-pat), and the search of the
-// root moves. Iterative deepening is in search_root.cpp.
+// reductions, and under an open three not those far from the fight; razoring, futility, null move,
+// fail-high reduction, a shallower search of a PV node's later moves once alpha is raised, singular
+// and four-reply extensions, every constant in params.h), the quiescence search (alpha-beta over
+// fours with stand-pat), and the search of the root moves. Iterative deepening is in
+// search_root.cpp.
 #include <algorithm>
 #include <cmath>
 
@@ -20,6 +21,13 @@ Value valueToTT(Value v, int ply) {
 Value valueFromTT(Value v, int ply) {
     if (v == VALUE_NONE) return v;
     return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
+}
+
+// Chebyshev distance between two cells; MAX_DISTANCE when either is no cell (a pass).
+constexpr int MAX_DISTANCE = 99;
+int distance(Pos a, Pos b) {
+    if (!a.valid() || !b.valid()) return MAX_DISTANCE;
+    return std::max(std::abs(a.x() - b.x()), std::abs(a.y() - b.y()));
 }
 
 constexpr int HISTORY_MAX = 16384;
@@ -275,10 +283,27 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         Pos m = list.moves[i].pos;
         if (m == excluded) continue;
         moveCount++;
-        // Only fours (and the forced block of a five) are exempt from pruning and reduction;
-        // threes and defences are ordered first but pruned and reduced like any other move.
+        // Only fours (and the forced block of a five) are exempt from pruning and reduction (and
+        // under an open three not all fours); threes and defences are ordered first but pruned
+        // and reduced like any other move.
         Pattern4 mine = board.p4(m, us);
         bool four = mine <= E_BLOCK4 || oppFives;
+        bool reduced = !four;
+        float farReduction = 0;
+        if (oppThreat && !oppFives && mine > B_FLEX4 && board.p4(m, them) > E_BLOCK4) {
+            // A reply to the opponent's open three that blocks nothing (one of our fours): far
+            // from the fight it mostly delays the attack, so it is reduced (params.h), and
+            // pruned at low depth when it is far from both last moves.
+            bool farOpp = distance(m, stack_[ply - 1].move) > 4;
+            int toSelf = ply >= 2 ? distance(m, stack_[ply - 2].move) : MAX_DISTANCE;
+            farReduction = float(params_.farDefenceOpp) * farOpp +
+                           float(params_.farDefenceSelf) * (toSelf > 4);
+            if (farReduction > 0) reduced = true;
+            if (farOpp && toSelf > (board.rule() == Rule::RENJU ? 5 : 4) &&
+                depth < params_.farDefencePruneDepth && best > VALUE_MATED_IN_MAX_PLY &&
+                m != ttMove)
+                continue;
+        }
 
         if (best > VALUE_MATED_IN_MAX_PLY && !four) {
             // Move-count pruning of late moves.
@@ -321,7 +346,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         makeMove(m);
         tt_.prefetch(board.hash());
         Value v = VALUE_ZERO;
-        if (depth >= 2 && moveCount > 1 + PV && !four) {
+        if (depth >= 2 && moveCount > 1 + PV && reduced) {
             Depth r = tables_.reduction(depth, moveCount);
             if (cutNode) r += float(params_.lmrCutNode);
             if (!improving) r += float(params_.lmrNotImproving);
@@ -329,6 +354,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             if (likelyFailHigh) r += float(params_.lmrFailHigh);
             if (ttPv) r -= float(params_.lmrTtPv);
             if (attacking && mine <= H_FLEX3) r -= float(params_.lmrAttack);
+            r += farReduction;
             r -= float(history_[us][m.idx]) / float(params_.lmrHistoryDivisor);
             if (list.hasPolicy)
                 r += float(-list.moves[i].policy) / float(params_.policyReductionStep) - 0.5f;

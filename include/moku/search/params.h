@@ -58,6 +58,14 @@ struct SearchParams {
     // Plies less for the hash move when the exclusion search fails high too but below beta
     // while the hash value is at least beta (the node will most likely cut anyway).
     double singularFailHighReduction = 0;
+    // Under the opponent's open three, a reply that blocks nothing (one of our fours) mostly
+    // delays the attack: more than 4 cells (Chebyshev) from the opponent's last move it is
+    // reduced like a quiet move, farDefenceOpp plies more, and farDefenceSelf more when it is
+    // that far from our own last move (either suffices); far from both (more than 5 from ours
+    // in renju) it is pruned below farDefencePruneDepth.
+    double farDefenceOpp = 1.93;
+    double farDefenceSelf = 0.96;
+    double farDefencePruneDepth = 4.3;
     // Extension of the reply to the opponent's four (the line is forced).
     double fourReplyExtension = 0.75;
     // Plies less for the remaining moves of a PV node once one of them has raised alpha, at
