@@ -23,13 +23,6 @@ Value valueFromTT(Value v, int ply) {
     return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
 }
 
-// Chebyshev distance between two cells; MAX_DISTANCE when either is no cell (a pass).
-constexpr int MAX_DISTANCE = 99;
-int distance(Pos a, Pos b) {
-    if (!a.valid() || !b.valid()) return MAX_DISTANCE;
-    return std::max(std::abs(a.x() - b.x()), std::abs(a.y() - b.y()));
-}
-
 constexpr int HISTORY_MAX = 16384;
 constexpr int SELECT_FIRST = 3; // moves picked by selection before the rest is sorted
 

@@ -77,10 +77,7 @@ void Worker::generateFours(MoveList& list) {
                 score = 300;
             } else
                 continue;
-            if (last.valid() && last != POS_PASS) {
-                int dist = std::max(std::abs(q.x() - last.x()), std::abs(q.y() - last.y()));
-                score += std::max(0, 12 - dist) * 10;
-            }
+            score += std::max(0, 12 - distance(q, last)) * 10; // none near no last move
             list.add(q, score);
         }
     std::stable_sort(list.moves, list.moves + list.size,
@@ -252,10 +249,7 @@ void Worker::generateThreats(MoveList& list, bool foursOnly) {
                 score = 600;
             else
                 continue;
-            if (own.valid() && own != POS_PASS) {
-                int dist = std::max(std::abs(q.x() - own.x()), std::abs(q.y() - own.y()));
-                score += std::max(0, 8 - dist) * 40;
-            }
+            score += std::max(0, 8 - distance(q, own)) * 40;
             list.add(q, score + eval_->moveScore(board, q) / 16);
         }
     std::sort(list.moves, list.moves + list.size,

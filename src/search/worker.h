@@ -116,6 +116,13 @@ struct Area {
     }
 };
 
+// Chebyshev distance between two cells; MAX_DISTANCE when either is no cell (none or a pass).
+constexpr int MAX_DISTANCE = 99;
+inline int distance(Pos a, Pos b) {
+    if (!a.valid() || !b.valid()) return MAX_DISTANCE;
+    return std::max(std::abs(a.x() - b.x()), std::abs(a.y() - b.y()));
+}
+
 struct StackEntry {
     Value staticEval = VALUE_NONE;
     Pos move = POS_NONE;
