@@ -104,9 +104,9 @@ struct SearchParams {
     // history / historyOrderDivisor and these killer bonuses.
     double historyPerDepth2 = 32;
     double historyMaxBonus = 4000;
-    double historyOrderDivisor = 16;
+    double historyOrderDivisor = 16; // 24: +6 +- 32 Elo (400 games), 8: -56 +- 47 (200)
     double killer1 = 400;
-    double killer2 = 300;
+    double killer2 = 300; // plus a counter-move bonus of 300: -19 +- 46 Elo (200 games)
     // Network policy: asked from policyDepth; quiet moves more than pruneBase + perDepth *
     // depth hundredths of a logit below the best are pruned; one more ply of reduction per
     // reductionStep hundredths.
