@@ -33,6 +33,8 @@ const SearchParamInfo PARAMS[] = {
     {"futility_improving", &SearchParams::futilityImproving, 0, 5000, false},
     {"fail_high_per_depth", &SearchParams::failHighPerDepth, 0, 5000, false},
     {"fail_high_threat", &SearchParams::failHighThreat, 0, 5000, false},
+    {"fail_high_depth", &SearchParams::failHighDepth, 0, 4, false},
+    {"fail_high_four_extension", &SearchParams::failHighFourExtension, 0, 4, false},
     {"null_move_depth", &SearchParams::nullMoveDepth, 1, 64, false},
     {"null_move_base", &SearchParams::nullMoveBase, 1, 10, false},
     {"null_move_divisor", &SearchParams::nullMoveDivisor, 1, 64, false},

@@ -331,6 +331,14 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         } else if (oppFives) {
             ext = Depth(params_.fourReplyExtension); // a reply to the opponent's four: forced
         }
+        // A node that will most likely fail high: quiet moves and threes are searched less
+        // deeply, a four that continues our fours more deeply.
+        if (likelyFailHigh && !oppFives) {
+            if (mine > E_BLOCK4)
+                ext -= Depth(params_.failHighDepth);
+            else if (ply >= 2 && stack_[ply - 2].moveP4 <= E_BLOCK4)
+                ext += Depth(params_.failHighFourExtension);
+        }
         Depth newDepth = depth - 1 + ext;
 
         st.move = m;

@@ -15,7 +15,8 @@ struct SearchParams {
     double lmrCutNode = 1.0;      // more at an expected cut node
     double lmrNotImproving = 0.5; // more when the static value is not improving
     double lmrThree = 1.0;        // less for a move that makes a three
-    double lmrFailHigh = 1.0;     // more at a node that will most likely fail high
+    double lmrFailHigh = 0;       // more at a node that will most likely fail high (was 1,
+                                  // before fail_high_depth below took its place)
     double lmrHistoryDivisor = 8192;
     double lmrTtPv = 0;          // less at a node that is or was on the principal variation
     double lmrAttack = 0.5;      // less for a three right after our own three or four
@@ -40,6 +41,11 @@ struct SearchParams {
     // threat margin when the opponent has an open-four point) reduces its quiet moves more.
     double failHighPerDepth = 15;
     double failHighThreat = 90; // none under threat (5000): +19 and -18, 334 games
+    // At such a node every move but a four is searched failHighDepth plies shallower (the
+    // first moves and the re-searches too, not only the reduced searches), and a four right
+    // after our own four failHighFourExtension plies deeper (the attack is under way).
+    double failHighDepth = 1;
+    double failHighFourExtension = 1;
     // Null move (a pass) from this depth, reduced by base + depth / divisor.
     double nullMoveDepth = 3;
     double nullMoveBase = 2.5;
