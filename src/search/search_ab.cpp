@@ -354,7 +354,10 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             if (mine <= H_FLEX3) r -= float(params_.lmrThree); // a three keeps the initiative
             if (likelyFailHigh) r += float(params_.lmrFailHigh);
             if (ttPv) r -= float(params_.lmrTtPv);
-            if (attacking && mine <= H_FLEX3) r -= float(params_.lmrAttack);
+            if (attacking && mine <= H_FLEX3)
+                r -= float(params_.lmrAttack);
+            else if (attacking && mine <= J_FLEX2_2X && distance(m, stack_[ply - 2].move) <= 4)
+                r -= float(params_.lmrAttackTwo); // a double two or a three-plus near it
             r += farReduction;
             r -= float(history_[us][m.idx]) / float(params_.lmrHistoryDivisor);
             if (list.hasPolicy)
