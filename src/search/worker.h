@@ -99,6 +99,7 @@ struct SearchTables {
 };
 
 // The search board's candidate area: cells within two steps of a stone, or three along its lines.
+// (Three steps and four along lines, Rapfi's default: -23 +- 46 Elo, 200 games at 0.2 s.)
 constexpr game::CandidateRange SEARCH_RANGE{2, 3};
 
 // A rectangle of cells, corners inclusive; empty when x0 > x1.
