@@ -334,7 +334,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // A node that will most likely fail high: quiet moves and threes are searched less
         // deeply, a four that continues our fours more deeply.
         if (likelyFailHigh && !oppFives) {
-            if (mine > E_BLOCK4)
+            if (!four)
                 ext -= Depth(params_.failHighDepth);
             else if (ply >= 2 && stack_[ply - 2].moveP4 <= E_BLOCK4)
                 ext += Depth(params_.failHighFourExtension);
