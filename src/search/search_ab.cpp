@@ -330,6 +330,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 ext = -Depth(params_.singularFailHighReduction); // another move holds too
         } else if (oppFives) {
             ext = Depth(params_.fourReplyExtension); // a reply to the opponent's four: forced
+        } else if (m == ttMove) {
+            // The hash move without a singular test: a little deeper, more for one of our fours
+            // that continues the attack near our last move.
+            ext = Depth(PV ? params_.ttMoveExtensionPv : params_.ttMoveExtensionNonPv);
+            if (mine <= E_BLOCK4 && ply >= 2 && distance(m, stack_[ply - 2].move) <= 4)
+                ext += Depth(params_.ttMoveNearFourExtension);
         }
         // A node that will most likely fail high: quiet moves and threes are searched less
         // deeply, a four that continues our fours more deeply.
