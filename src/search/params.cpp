@@ -46,6 +46,8 @@ const SearchParamInfo PARAMS[] = {
     {"singular_tt_depth_slack", &SearchParams::singularTtDepthSlack, 0, 64, false},
     {"singular_margin_per_depth", &SearchParams::singularMarginPerDepth, 0, 100, false},
     {"singular_fail_high_reduction", &SearchParams::singularFailHighReduction, 0, 4, false},
+    {"singular_double_margin", &SearchParams::singularDoubleMargin, 0, 5000, false},
+    {"singular_double_max", &SearchParams::singularDoubleMax, 0, 64, false},
     {"far_defence_opp", &SearchParams::farDefenceOpp, 0, 8, false},
     {"far_defence_self", &SearchParams::farDefenceSelf, 0, 8, false},
     {"far_defence_prune_depth", &SearchParams::farDefencePruneDepth, 0, 64, false},

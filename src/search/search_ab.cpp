@@ -323,7 +323,11 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             st.excluded = POS_NONE;
             if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
             if (v < sBeta)
-                ext = 1;
+                ext = !PV && params_.singularDoubleMargin > 0 &&
+                              v < sBeta - Value(params_.singularDoubleMargin) && ply >= 1 &&
+                              stack_[ply - 1].extraExtension < params_.singularDoubleMax
+                          ? 2
+                          : 1;
             else if (sBeta >= beta)
                 return sBeta; // multi-cut
             else if (ttValue >= beta)
@@ -346,6 +350,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 ext += Depth(params_.failHighFourExtension);
         }
         Depth newDepth = depth - 1 + ext;
+        st.extraExtension =
+            (ply >= 1 ? stack_[ply - 1].extraExtension : 0.0f) + std::max(float(ext) - 1.0f, 0.0f);
 
         st.move = m;
         st.moveP4 = mine;
