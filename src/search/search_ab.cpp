@@ -324,7 +324,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             if (stop_.load(std::memory_order_relaxed)) return VALUE_ZERO;
             if (v < sBeta)
                 ext = !PV && params_.singularDoubleMargin > 0 &&
-                              v < sBeta - Value(params_.singularDoubleMargin) && ply >= 1 &&
+                              v < sBeta - Value(params_.singularDoubleMargin) &&
                               stack_[ply - 1].extraExtension < params_.singularDoubleMax
                           ? 2
                           : 1;
@@ -350,8 +350,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 ext += Depth(params_.failHighFourExtension);
         }
         Depth newDepth = depth - 1 + ext;
-        st.extraExtension =
-            (ply >= 1 ? stack_[ply - 1].extraExtension : 0.0f) + std::max(float(ext) - 1.0f, 0.0f);
+        st.extraExtension = stack_[ply - 1].extraExtension + std::max(float(ext) - 1.0f, 0.0f);
 
         st.move = m;
         st.moveP4 = mine;

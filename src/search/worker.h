@@ -131,7 +131,7 @@ struct StackEntry {
     Pos excluded = POS_NONE;
     Pos killers[2] = {POS_NONE, POS_NONE};
     int moveCount = 0;
-    float extraExtension = 0; // plies of double extensions on the line up to this node
+    float extraExtension = 0; // plies extended beyond one per move on the line to this node
 };
 
 struct RootMove {
