@@ -31,7 +31,7 @@ install_missing() {
 
 # Tests that time the engine run one at a time, after the others have run in parallel, so that
 # a parallel neighbour on a 2-core machine cannot push them over their limits.
-TIMED='SearchTime|ProtocolStress|ProtocolBinary|ProtocolPipe|NnueSearch|EngineThink|Smp|Memory'
+TIMED='SearchTime|ProtocolStress|ProtocolBinary|ProtocolPipe|ProtocolTranscript|NnueSearch|EngineThink|Smp|Memory'
 
 # suite DIR [ctest options...]: the untimed tests in parallel, then the timed ones serially.
 # A selection that finds no test is an error (a build without the tests must not pass).

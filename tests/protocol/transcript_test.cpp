@@ -208,7 +208,8 @@ TEST(ProtocolTranscript, YxStopAnswersAtOnce) {
     auto move = s.reply(5000);
     ASSERT_TRUE(move);
     EXPECT_TRUE(isMoveReply(*move)) << *move;
-    EXPECT_LT(Clock::now() - sent, std::chrono::milliseconds(50 * SLOW));
+    // Far below the 30 s turn, with room for a busy 2-core machine (90 ms was seen under load).
+    EXPECT_LT(Clock::now() - sent, std::chrono::milliseconds(500 * SLOW));
 }
 
 TEST(ProtocolTranscript, EofEndsTheSession) {
