@@ -32,6 +32,7 @@ const SearchParamInfo PARAMS[] = {
     {"futility_depth", &SearchParams::futilityDepth, 0, 64, false},
     {"futility_per_depth", &SearchParams::futilityPerDepth, 0, 5000, false},
     {"futility_improving", &SearchParams::futilityImproving, 0, 5000, false},
+    {"futility_no_attack", &SearchParams::futilityNoAttack, 0, 1, false},
     {"fail_high_per_depth", &SearchParams::failHighPerDepth, 0, 5000, false},
     {"fail_high_threat", &SearchParams::failHighThreat, 0, 5000, false},
     {"fail_high_depth", &SearchParams::failHighDepth, 0, 4, false},
