@@ -212,13 +212,14 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
             Value v = qsearch(alpha - 1, alpha, ply, 0);
             if (v < alpha) return v;
         }
-        // Futility: far above beta with little depth left, unless our last two moves were fours.
-        bool fourAttack = params_.futilityNoAttack > 0 && ply >= 4 &&
-                          stack_[ply - 2].moveP4 <= E_BLOCK4 && stack_[ply - 4].moveP4 <= E_BLOCK4;
+        // Futility: far above beta with little depth left, unless our last two moves were fours
+        // (tested last: only where futility would otherwise return).
         if (depth < params_.futilityDepth &&
             eval - (params_.futilityPerDepth * depth - params_.futilityImproving * improving) >=
                 beta &&
-            eval < VALUE_EVAL_MAX && !fourAttack)
+            eval < VALUE_EVAL_MAX &&
+            !(params_.futilityNoAttack > 0 && ply >= 4 && stack_[ply - 2].moveP4 <= E_BLOCK4 &&
+              stack_[ply - 4].moveP4 <= E_BLOCK4))
             return eval;
         // Null move (a pass), never when the opponent has a five point or an open-four point.
         if (cutNode && depth >= params_.nullMoveDepth && eval >= beta &&
