@@ -44,7 +44,7 @@ const Session::InfoKey Session::INFO_KEYS[] = {
     {"max_memory", true,
      [](Session& s, const InfoValue& v) {
          s.engineOptions().maxMemoryBytes = v.atLeast(0);
-         s.engine_.applyHashSize(); // sized now rather than inside the next turn
+         s.engine_.makeHashResident(); // sized and in place now rather than inside a turn
      },
      "bytes the whole process may use; 0 = Gomocup's 350 MB"},
     {"game_type", true,
@@ -78,7 +78,7 @@ const Session::InfoKey Session::INFO_KEYS[] = {
     {"hash_size", true,
      [](Session& s, const InfoValue& v) {
          s.engineOptions().hashKiB = v.clamped(0, engine::MAX_HASH_KIB);
-         s.engine_.applyHashSize();
+         s.engine_.makeHashResident();
      },
      "KiB, an upper bound on the transposition table; 0 = sized from max_memory"},
     {"show_detail", true,

@@ -133,6 +133,11 @@ void Searcher::clearHash() {
     impl_->tt.clear();
 }
 
+void Searcher::makeHashResident() {
+    std::lock_guard lock(impl_->busy);
+    impl_->tt.makeResident();
+}
+
 void Searcher::setClassicalConfig(const eval::ClassicalConfig& cfg) {
     std::lock_guard lock(impl_->busy);
     impl_->evalConfig = cfg;

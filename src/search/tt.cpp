@@ -63,12 +63,24 @@ size_t TranspositionTable::resize(size_t bytes) {
         if (n == 1) throw std::bad_alloc();
     }
     generation_ = 0;
+    resident_ = false;
     return sizeBytes();
 }
 
 void TranspositionTable::clear() {
     std::memset(static_cast<void*>(buckets_), 0, bucketCount_ * BUCKET_BYTES);
     generation_ = 0;
+    resident_ = true;
+}
+
+void TranspositionTable::makeResident() {
+    if (resident_) return;
+    // A zero written to each page of the calloc'ed (zero) table changes nothing in it; the
+    // writes are volatile so that the compiler keeps them.
+    constexpr size_t PAGE_BYTES = 4096; // the smallest page of the systems Moku runs on
+    auto* bytes = reinterpret_cast<volatile char*>(buckets_);
+    for (size_t i = 0; i < bucketCount_ * BUCKET_BYTES; i += PAGE_BYTES) bytes[i] = 0;
+    resident_ = true;
 }
 
 bool TranspositionTable::probe(uint64_t key, TTData& out) const {

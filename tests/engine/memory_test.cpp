@@ -1,5 +1,6 @@
 // The whole pbrain-moku process stays under INFO max_memory: its peak resident memory (VmHWM)
-// after a search with two threads has spread over the table. Linux only (reads /proc).
+// after a search with two threads has spread over the table; and the table is resident before
+// the first turn. Linux only (reads /proc).
 #include <gtest/gtest.h>
 
 #ifdef __linux__
@@ -60,6 +61,29 @@ void checkPeak(uint64_t maxMemory, int searchMs) {
 }
 
 } // namespace
+
+// The table's pages are written when the manager tells the memory limit, not during the first
+// turn (where a run of page faults can cost tens of milliseconds), and not at START, when a
+// smaller limit may still come.
+TEST(SmpMemory, TableResidentOnceTheLimitIsKnown) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
+#endif
+    ChildEngine e;
+    e.send("START 15");
+    ASSERT_EQ(e.reply(5000), "OK");
+    uint64_t atStart = statusBytes(e.pid(), "VmRSS");
+    e.send("INFO max_memory 367001600");
+    e.send("YXSHOWFORBID"); // answered after the INFO line is done
+    ASSERT_EQ(e.reply(5000), "FORBID .");
+    uint64_t afterInfo = statusBytes(e.pid(), "VmRSS");
+    std::printf("resident: %lu MiB after START, %lu MiB after INFO max_memory\n",
+                (unsigned long)(atStart >> 20), (unsigned long)(afterInfo >> 20));
+    EXPECT_LT(atStart, uint64_t(64) << 20);
+    EXPECT_GT(afterInfo, uint64_t(250) << 20); // the table is about 300 MiB of the 350
+    e.send("END");
+    EXPECT_EQ(e.waitExit(5000), 0);
+}
 
 TEST(SmpMemory, PeakUnder64MB) { checkPeak(uint64_t(64) << 20, 1500); }
 TEST(SmpMemory, PeakUnder350MB) { checkPeak(367001600, 2000); }
