@@ -50,10 +50,7 @@ void Engine::applyHashSize() {
     // A newly loaded network file changes the baseline too.
     std::array<int64_t, 4> want = {options_.threads, limit, std::max<int64_t>(options_.hashKiB, 0),
                                    int64_t(loaded_.size())};
-    if (want == applied_) {
-        if (keepHashResident_) searcher_.makeHashResident(); // a no-op once it is
-        return;
-    }
+    if (want == applied_) return;
     // The threads first (their stacks count), then the table, measured with the old one freed:
     // the baseline is everything else.
     searcher_.setThreads(options_.threads);
@@ -73,12 +70,16 @@ void Engine::applyHashSize() {
     plan_ = p;
     applied_ = want;
     pendingNote_ = describe(plan_);
-    if (keepHashResident_) searcher_.makeHashResident();
 }
 
-void Engine::makeHashResident() {
-    keepHashResident_ = true;
+void Engine::prepareHash(const std::function<bool()>& interrupt, bool limitTold) {
+    keepHashResident_ = keepHashResident_ || limitTold;
     applyHashSize();
+    continueHashResident(interrupt);
+}
+
+void Engine::continueHashResident(const std::function<bool()>& interrupt) {
+    if (keepHashResident_) searcher_.makeHashResident(interrupt);
 }
 
 } // namespace moku::engine

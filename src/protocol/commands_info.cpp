@@ -44,7 +44,8 @@ const Session::InfoKey Session::INFO_KEYS[] = {
     {"max_memory", true,
      [](Session& s, const InfoValue& v) {
          s.engineOptions().maxMemoryBytes = v.atLeast(0);
-         s.engine_.makeHashResident(); // sized and in place now rather than inside a turn
+         // Sized, and its pages in place until a turn comes, now rather than inside a turn.
+         s.engine_.prepareHash([&s] { return s.turnWaiting(); }, true);
      },
      "bytes the whole process may use; 0 = Gomocup's 350 MB"},
     {"game_type", true,
@@ -66,7 +67,7 @@ const Session::InfoKey Session::INFO_KEYS[] = {
     {"thread_num", true,
      [](Session& s, const InfoValue& v) {
          s.engineOptions().threads = v.clamped(1, engine::MAX_THREADS);
-         s.engine_.applyHashSize();
+         s.engine_.prepareHash([&s] { return s.turnWaiting(); });
      },
      "search threads (Lazy SMP)"},
     {"max_depth", true,
@@ -78,7 +79,7 @@ const Session::InfoKey Session::INFO_KEYS[] = {
     {"hash_size", true,
      [](Session& s, const InfoValue& v) {
          s.engineOptions().hashKiB = v.clamped(0, engine::MAX_HASH_KIB);
-         s.engine_.makeHashResident();
+         s.engine_.prepareHash([&s] { return s.turnWaiting(); }, true);
      },
      "KiB, an upper bound on the transposition table; 0 = sized from max_memory"},
     {"show_detail", true,

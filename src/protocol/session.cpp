@@ -91,10 +91,27 @@ bool Session::nextLine(std::string& line, std::chrono::steady_clock::time_point*
     return true;
 }
 
+bool Session::turnWaiting() {
+    std::lock_guard lock(mutex_);
+    if (ending_ || eof_) return true;
+    for (const Queued& q : queue_) {
+        std::string word = toUpper(splitCommand(trim(q.line).substr(0, 16)).word);
+        if (word != "INFO" && word != "ABOUT" && word != "YXSHOWFORBID" && word != "YXSHOWINFO")
+            return true;
+    }
+    return false;
+}
+
 void Session::run() {
     std::string line;
     std::chrono::steady_clock::time_point received;
-    while (nextLine(line, &received)) {
+    for (;;) {
+        // While no command waits, the hash table's pages are made resident a slice at a time.
+        engine_.continueHashResident([this] {
+            std::lock_guard lock(mutex_);
+            return ending_ || eof_ || !queue_.empty();
+        });
+        if (!nextLine(line, &received)) break;
         // A move's time counts from the manager's command, even when an earlier command (a
         // rule's tables being built, say) kept it waiting in the queue.
         engine_.startTurnClock(received);

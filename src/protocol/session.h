@@ -70,6 +70,9 @@ private:
     uint64_t changes_ = 0; // searches started and ended, commands run (for waitFinished)
     Busy busy_ = Busy::NONE;
 
+    // Whether a command waits that is more than INFO, ABOUT, YXSHOWFORBID or YXSHOWINFO (a
+    // turn, most likely), or the input ended: the hash table's pages wait (Engine::prepareHash).
+    bool turnWaiting();
     // The next command line read (and when it was read, where `received` is given).
     bool nextLine(std::string& line, std::chrono::steady_clock::time_point* received = nullptr);
     void dispatch(const std::string& line);

@@ -133,9 +133,9 @@ void Searcher::clearHash() {
     impl_->tt.clear();
 }
 
-void Searcher::makeHashResident() {
+bool Searcher::makeHashResident(const std::function<bool()>& interrupt) {
     std::lock_guard lock(impl_->busy);
-    impl_->tt.makeResident();
+    return impl_->tt.makeResident(interrupt);
 }
 
 void Searcher::setClassicalConfig(const eval::ClassicalConfig& cfg) {

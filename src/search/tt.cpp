@@ -63,24 +63,29 @@ size_t TranspositionTable::resize(size_t bytes) {
         if (n == 1) throw std::bad_alloc();
     }
     generation_ = 0;
-    resident_ = false;
+    residentBytes_ = 0;
     return sizeBytes();
 }
 
 void TranspositionTable::clear() {
     std::memset(static_cast<void*>(buckets_), 0, bucketCount_ * BUCKET_BYTES);
     generation_ = 0;
-    resident_ = true;
+    residentBytes_ = sizeBytes();
 }
 
-void TranspositionTable::makeResident() {
-    if (resident_) return;
-    // A zero written to each page of the calloc'ed (zero) table changes nothing in it; the
-    // writes are volatile so that the compiler keeps them.
+bool TranspositionTable::makeResident(const std::function<bool()>& interrupt) {
     constexpr size_t PAGE_BYTES = 4096; // the smallest page of the systems Moku runs on
+    constexpr size_t SLICE_BYTES = size_t(1) << 20;
     auto* bytes = reinterpret_cast<volatile char*>(buckets_);
-    for (size_t i = 0; i < bucketCount_ * BUCKET_BYTES; i += PAGE_BYTES) bytes[i] = 0;
-    resident_ = true;
+    while (residentBytes_ < sizeBytes()) {
+        if (interrupt && interrupt()) return false;
+        size_t end = std::min(sizeBytes(), residentBytes_ + SLICE_BYTES);
+        // A zero written to a page of the table changes nothing in it (no search runs); the
+        // writes are volatile so that the compiler keeps them.
+        for (size_t i = residentBytes_; i < end; i += PAGE_BYTES) bytes[i] = 0;
+        residentBytes_ = end;
+    }
+    return true;
 }
 
 bool TranspositionTable::probe(uint64_t key, TTData& out) const {

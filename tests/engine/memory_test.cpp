@@ -1,13 +1,15 @@
 // The whole pbrain-moku process stays under INFO max_memory: its peak resident memory (VmHWM)
-// after a search with two threads has spread over the table; and the table is resident before
-// the first turn. Linux only (reads /proc).
+// after a search with two threads has spread over the table; and the table's pages are
+// written before the first turn or in idle time, never inside a turn. Linux only (reads /proc).
 #include <gtest/gtest.h>
 
 #ifdef __linux__
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "protocol/child_process.h"
 
@@ -81,6 +83,37 @@ TEST(SmpMemory, TableResidentOnceTheLimitIsKnown) {
                 (unsigned long)(atStart >> 20), (unsigned long)(afterInfo >> 20));
     EXPECT_LT(atStart, uint64_t(64) << 20);
     EXPECT_GT(afterInfo, uint64_t(250) << 20); // the table is about 300 MiB of the 350
+    e.send("END");
+    EXPECT_EQ(e.waitExit(5000), 0);
+}
+
+// c-gomoku-cli writes INFO max_memory and the first BOARD together: the table's pages must not
+// delay that turn; they are written in the idle time after it.
+TEST(SmpMemory, TablePagesNeverDelayATurn) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
+#endif
+    ChildEngine e;
+    e.send("START 15");
+    ASSERT_EQ(e.reply(5000), "OK");
+    auto start = std::chrono::steady_clock::now();
+    for (const char* line : {"INFO rule 0", "INFO timeout_turn 200", "INFO timeout_match 0",
+                             "INFO max_memory 367001600", "INFO time_left 2147483647", "BOARD",
+                             "7,7,1", "8,8,2", "DONE"})
+        e.send(line);
+    ASSERT_TRUE(e.reply(5000));
+    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+    EXPECT_LE(ms, 220) << "the first turn (200 ms) took " << ms << " ms";
+    uint64_t resident = 0;
+    for (int i = 0; i < 100 && resident <= (uint64_t(250) << 20); i++) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        resident = statusBytes(e.pid(), "VmRSS");
+    }
+    std::printf("first turn %lld ms; then %lu MiB resident\n", (long long)ms,
+                (unsigned long)(resident >> 20));
+    EXPECT_GT(resident, uint64_t(250) << 20);
     e.send("END");
     EXPECT_EQ(e.waitExit(5000), 0);
 }

@@ -201,10 +201,12 @@ public:
     // goes out at the next search. Done at new games, after INFO and before a search; the
     // searcher waits for a running search to end first.
     void applyHashSize();
-    // applyHashSize(), then every page of the table made resident, now and after each later
-    // resize: for the manager's INFO max_memory and hash_size, so that the pages are in place
-    // before the first turn, and only once the limit they must fit under is known.
-    void makeHashResident();
+    // applyHashSize(), then the table's pages made resident (TranspositionTable::makeResident)
+    // until `interrupt` says stop, once a manager has told the limit they must fit under
+    // (limitTold: INFO max_memory or hash_size; never before, as at the first START, when a
+    // smaller limit may still come). continueHashResident() goes on where that stopped.
+    void prepareHash(const std::function<bool()>& interrupt, bool limitTold = false);
+    void continueHashResident(const std::function<bool()>& interrupt);
     // How the table was last sized.
     const MemoryPlan& memoryPlan() const { return plan_; }
     // Receives notes for the user (the protocol prints them as MESSAGE lines).
@@ -227,7 +229,7 @@ private:
     // thread_num, max_memory, hash_size and the count of loaded network files as last applied.
     std::array<int64_t, 4> applied_ = {-1, -1, -1, -1};
     MemoryPlan plan_;
-    bool keepHashResident_ = false; // see makeHashResident
+    bool keepHashResident_ = false; // see prepareHash
     std::function<void(const std::string&)> noteSink_;
     std::string pendingNote_;
     uint64_t gameSeed_ = 0; // drawn at each new game; options_.seed overrides it

@@ -100,8 +100,8 @@ public:
     size_t setHashSize(size_t bytes);
     size_t hashSize() const;
     void clearHash();
-    // Makes every page of the table resident now (TranspositionTable::makeResident).
-    void makeHashResident();
+    // Makes the table's pages resident (TranspositionTable::makeResident).
+    bool makeHashResident(const std::function<bool()>& interrupt);
     // Classical evaluation weights (e.g. from configs/config.toml); defaults are embedded.
     void setClassicalConfig(const eval::ClassicalConfig& cfg);
     // The search's shape (configuration file [search]); defaults are embedded.

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 
 #include "moku/core/types.h"
@@ -41,8 +42,10 @@ public:
     // Writes to every page not yet written since the last resize, so that no search waits for
     // the kernel to provide one. A first touch costs a page fault, and on a fresh virtual
     // machine (whose host backs a page only when the guest first writes it) a run of them
-    // inside a search has stalled a 100 ms turn by tens of milliseconds.
-    void makeResident();
+    // inside a search has stalled a 100 ms turn by tens of milliseconds. Works in slices of
+    // 1 MiB and returns early (false; a later call goes on from there) as soon as `interrupt`
+    // says so; true once every page is written. Never call while a search uses the table.
+    bool makeResident(const std::function<bool()>& interrupt = {});
     size_t sizeBytes() const { return bucketCount_ * BUCKET_BYTES; }
     // Starts a new search: older entries become preferred victims.
     void newSearch() { generation_ = uint8_t((generation_ + 1) & GEN_MASK); }
@@ -82,7 +85,7 @@ private:
     size_t bucketCount_ = 0;
     size_t bucketMask_ = 0; // bucketCount_ - 1 when a power of two (and more than one)
     uint8_t generation_ = 0;
-    bool resident_ = false; // every page written since the last resize
+    size_t residentBytes_ = 0; // the table's first bytes, written since the last resize
 };
 
 } // namespace moku::search
