@@ -21,6 +21,7 @@ const SearchParamInfo PARAMS[] = {
     {"lmr_tt_pv", &SearchParams::lmrTtPv, -2, 4, false},
     {"lmr_attack", &SearchParams::lmrAttack, -2, 4, false},
     {"lmr_attack_two", &SearchParams::lmrAttackTwo, -2, 4, false},
+    {"four_lmr", &SearchParams::fourLmr, 0, 3, true},
     {"lmr_deeper_base", &SearchParams::lmrDeeperBase, 0, 2000, false},
     {"lmr_deeper_per_ply", &SearchParams::lmrDeeperPerPly, 0, 500, false},
     {"move_count_base", &SearchParams::moveCountBase, 0, 100, false},

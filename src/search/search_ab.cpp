@@ -1,9 +1,9 @@
-// PVS alpha-beta shaped like Rapfi's (only fours are exempt from move-count pruning and late-move
-// reductions, and under an open three not those far from the fight; razoring, futility, null move,
-// fail-high reduction, a shallower search of a PV node's later moves once alpha is raised, singular
-// and four-reply extensions, every constant in params.h), the quiescence search (alpha-beta over
-// fours with stand-pat), and the search of the root moves. Iterative deepening is in
-// search_root.cpp.
+// PVS alpha-beta shaped like Rapfi's (only fours that make more than a four are exempt from
+// late-move reductions, only fours from move-count pruning, and under an open three not those far
+// from the fight; razoring, futility, null move, fail-high reduction, a shallower search of a PV
+// node's later moves once alpha is raised, singular and four-reply extensions, every constant in
+// params.h), the quiescence search (alpha-beta over fours with stand-pat), and the search of the
+// root moves. Iterative deepening is in search_root.cpp.
 #include <algorithm>
 #include <cmath>
 
@@ -279,12 +279,17 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         Pos m = list.moves[i].pos;
         if (m == excluded) continue;
         moveCount++;
-        // Only fours (and the forced block of a five) are exempt from pruning and reduction (and
-        // under an open three not all fours); threes and defences are ordered first but pruned
-        // and reduced like any other move.
+        // Only fours (and the forced block of a five) are exempt from pruning, and only those
+        // that make more than a four from reduction (under an open three not all of them);
+        // threes and defences are ordered first but pruned and reduced like any other move.
         Pattern4 mine = board.p4(m, us);
         bool four = mine <= E_BLOCK4 || oppFives;
-        bool reduced = !four;
+        // Some fours may be searched like quiet moves ([search] four_lmr).
+        int fourLmr = int(params_.fourLmr);
+        bool quietFour =
+            !oppFives && ((mine == E_BLOCK4 && fourLmr >= 1) ||
+                          (mine >= C_BLOCK4_FLEX3 && mine <= E_BLOCK4 && fourLmr >= 3));
+        bool reduced = !four || quietFour;
         float farReduction = 0;
         if (oppThreat && !oppFives && mine > B_FLEX4 && board.p4(m, them) > E_BLOCK4) {
             // A reply to the opponent's open three that blocks nothing (one of our fours): far
@@ -301,7 +306,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
                 continue;
         }
 
-        if (best > VALUE_MATED_IN_MAX_PLY && !four) {
+        if (best > VALUE_MATED_IN_MAX_PLY && (!four || (quietFour && fourLmr >= 2))) {
             // Move-count pruning of late moves.
             if (moveCount >= tables_.moveCountLimit(depth, improving) && m != ttMove) continue;
             // A move that makes nothing for either side, at low depth.
