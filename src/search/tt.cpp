@@ -80,9 +80,9 @@ bool TranspositionTable::makeResident(const std::function<bool()>& interrupt) {
     while (residentBytes_ < sizeBytes()) {
         if (interrupt && interrupt()) return false;
         size_t end = std::min(sizeBytes(), residentBytes_ + SLICE_BYTES);
-        // A zero written to a page of the table changes nothing in it (no search runs); the
-        // writes are volatile so that the compiler keeps them.
-        for (size_t i = residentBytes_; i < end; i += PAGE_BYTES) bytes[i] = 0;
+        // Each page's first byte written back as it is: the table is unchanged (no search runs
+        // now, though one may have stored entries before), and the volatile access is kept.
+        for (size_t i = residentBytes_; i < end; i += PAGE_BYTES) bytes[i] = bytes[i];
         residentBytes_ = end;
     }
     return true;

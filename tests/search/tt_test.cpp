@@ -47,6 +47,26 @@ TEST(TranspositionTable, StoreProbeAndReplace) {
     EXPECT_FALSE(tt.probe(12345, d));
 }
 
+// Making the pages resident keeps whatever a search stored before (a first search may run
+// before the idle time that finishes them), and stops and goes on where it is told.
+TEST(TranspositionTable, MakeResidentKeepsEntriesAndResumes) {
+    TranspositionTable tt(size_t(4) << 20);
+    size_t buckets = tt.sizeBytes() / TranspositionTable::BUCKET_BYTES;
+    // One entry at the start of every bucket (each page's first bytes among them).
+    auto keyOf = [](size_t bucket) { return uint64_t(bucket) | 0xA5C3000000000000ull; };
+    for (size_t b = 0; b < buckets; b++)
+        tt.store(keyOf(b), Pos(int(b % 15), 0), Value(b % 500), 3, 4, BOUND_EXACT, false);
+    int calls = 0;
+    EXPECT_FALSE(tt.makeResident([&] { return ++calls > 2; })); // two 1 MiB slices, then stop
+    EXPECT_TRUE(tt.makeResident([] { return false; }));         // the other two
+    EXPECT_TRUE(tt.makeResident([] { return true; }));          // nothing left to do
+    TTData d;
+    for (size_t b = 0; b < buckets; b++) {
+        ASSERT_TRUE(tt.probe(keyOf(b), d)) << "bucket " << b;
+        EXPECT_EQ(d.value, Value(b % 500));
+    }
+}
+
 TEST(TimeManager, Budgets) {
     TimeControl tc;
     tc.turnTimeMs = 0;
