@@ -66,6 +66,14 @@ void Worker::poll() {
     if (timeLimited_ && time_.hardStop()) stop_ = true;
 }
 
+void Worker::updateTtMoveHistory(Pos move, Depth depth, bool holds) {
+    int bonus = std::min(int(depth * depth * float(params_.historyPerDepth2)),
+                         int(params_.historyMaxBonus));
+    int b = holds ? bonus : -bonus;
+    int& h = history_[board.sideToMove()][move.idx];
+    h += b - h * std::abs(b) / HISTORY_MAX;
+}
+
 void Worker::updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount,
                            bool killer) {
     Color us = board.sideToMove();
@@ -195,8 +203,14 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     Value ttValue = ttHit ? valueFromTT(tte.value, ply) : VALUE_NONE;
     Pos ttMove = ttHit && tte.move.valid() && board.isEmpty(tte.move) ? tte.move : POS_NONE;
     if (!PV && ttHit && tte.depth >= depth && ttValue != VALUE_NONE &&
-        (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER)))
+        (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER))) {
+        // A quiet hash move (less than a three), not under a five threat.
+        if (params_.historyTtCut > 0 && ttMove != POS_NONE && excluded == POS_NONE &&
+            !board.p4Count(~board.sideToMove(), A_FIVE) &&
+            board.p4(ttMove, board.sideToMove()) > H_FLEX3)
+            updateTtMoveHistory(ttMove, depth, ttValue >= beta);
         return ttValue;
+    }
 
     int oppFives = board.p4Count(them, A_FIVE);
     bool oppThreat = oppFives || board.p4Count(them, B_FLEX4);
@@ -366,11 +380,12 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         makeMove(m);
         tt_.prefetch(board.hash());
         Value v = VALUE_ZERO;
-        if (depth >= 2 && moveCount > 1 + PV && reduced) {
+        if (depth >= 2 && moveCount > (PV ? int(params_.lmrPvFullMoves) : 1) && reduced) {
             Depth r = tables_.reduction(depth, moveCount);
             if (cutNode) r += float(params_.lmrCutNode);
             if (!improving) r += float(params_.lmrNotImproving);
             if (mine <= H_FLEX3) r -= float(params_.lmrThree); // a three keeps the initiative
+            if (mine == E_BLOCK4) r += float(params_.lmrPlainFour);
             if (likelyFailHigh) r += float(params_.lmrFailHigh);
             if (ttPv) r -= float(params_.lmrTtPv);
             if (attacking && mine <= H_FLEX3)
@@ -420,8 +435,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         if (m != bestMove && triedCount < 64) tried[triedCount++] = m;
     }
     if (moveCount == 0) return excluded != POS_NONE ? alpha : VALUE_DRAW;
-    if (best >= beta && bestMove != POS_NONE && !oppFives)
-        updateHistory(bestMove, depth, ply, tried, triedCount, !oppThreat);
+    if (bestMove != POS_NONE && !oppFives && (best >= beta || params_.historyOnAlpha > 0))
+        updateHistory(bestMove, depth, ply, tried, triedCount, !oppThreat && best >= beta);
     if (excluded == POS_NONE) {
         Bound bound = best >= beta                 ? BOUND_LOWER
                       : PV && bestMove != POS_NONE ? BOUND_EXACT
