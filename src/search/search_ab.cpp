@@ -66,25 +66,25 @@ void Worker::poll() {
     if (timeLimited_ && time_.hardStop()) stop_ = true;
 }
 
+int Worker::historyBonus(Depth depth) const {
+    return std::min(int(depth * depth * float(params_.historyPerDepth2)),
+                    int(params_.historyMaxBonus));
+}
+
+void Worker::adjustHistory(Pos p, int bonus) {
+    int& h = history_[board.sideToMove()][p.idx];
+    h += bonus - h * std::abs(bonus) / HISTORY_MAX;
+}
+
 void Worker::updateTtMoveHistory(Pos move, Depth depth, bool holds) {
-    int bonus = std::min(int(depth * depth * float(params_.historyPerDepth2)),
-                         int(params_.historyMaxBonus));
-    int b = holds ? bonus : -bonus;
-    int& h = history_[board.sideToMove()][move.idx];
-    h += b - h * std::abs(b) / HISTORY_MAX;
+    adjustHistory(move, holds ? historyBonus(depth) : -historyBonus(depth));
 }
 
 void Worker::updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount,
                            bool killer) {
-    Color us = board.sideToMove();
-    int bonus = std::min(int(depth * depth * float(params_.historyPerDepth2)),
-                         int(params_.historyMaxBonus));
-    auto adjust = [&](Pos p, int b) {
-        int& h = history_[us][p.idx];
-        h += b - h * std::abs(b) / HISTORY_MAX;
-    };
-    adjust(best, bonus);
-    for (int i = 0; i < triedCount; i++) adjust(tried[i], -bonus);
+    int bonus = historyBonus(depth);
+    adjustHistory(best, bonus);
+    for (int i = 0; i < triedCount; i++) adjustHistory(tried[i], -bonus);
     if (!killer) return;
     StackEntry& st = stack_[ply];
     if (st.killers[0] != best) st.killers[1] = st.killers[0], st.killers[0] = best;

@@ -291,6 +291,9 @@ private:
     Pos findFivePoint(Color c, Pos near);
     // History bonus for the cut move, malus for those tried before it; `killer`: also a killer
     // (not for the defences forced by an open three).
+    // History: the bonus for a depth, and one move's entry for the side to move moved by it.
+    int historyBonus(Depth depth) const;
+    void adjustHistory(Pos p, int bonus);
     // The hash move of a hash cutoff: a bonus when it holds (value >= beta), else a malus.
     void updateTtMoveHistory(Pos move, Depth depth, bool holds);
     void updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount,

@@ -17,6 +17,12 @@ using moku::test::ChildEngine;
 
 namespace {
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool SANITIZED = true;
+#else
+constexpr bool SANITIZED = false;
+#endif
+
 // A field of /proc/<pid>/status in bytes (the file gives kB), 0 when missing.
 uint64_t statusBytes(pid_t pid, const char* field) {
     std::string path = "/proc/" + std::to_string(pid) + "/status";
@@ -35,9 +41,7 @@ uint64_t statusBytes(pid_t pid, const char* field) {
 }
 
 void checkPeak(uint64_t maxMemory, int searchMs) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
-#endif
+    if (SANITIZED) GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
     ChildEngine e;
     e.send("START 20");
     ASSERT_EQ(e.reply(5000), "OK");
@@ -68,9 +72,7 @@ void checkPeak(uint64_t maxMemory, int searchMs) {
 // turn (where a run of page faults can cost tens of milliseconds), and not at START, when a
 // smaller limit may still come.
 TEST(SmpMemory, TableResidentOnceTheLimitIsKnown) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
-#endif
+    if (SANITIZED) GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
     ChildEngine e;
     e.send("START 15");
     ASSERT_EQ(e.reply(5000), "OK");
@@ -90,9 +92,7 @@ TEST(SmpMemory, TableResidentOnceTheLimitIsKnown) {
 // c-gomoku-cli writes INFO max_memory and the first BOARD together: the table's pages must not
 // delay that turn; they are written in the idle time after it.
 TEST(SmpMemory, TablePagesNeverDelayATurn) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-    GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
-#endif
+    if (SANITIZED) GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
     ChildEngine e;
     e.send("START 15");
     ASSERT_EQ(e.reply(5000), "OK");
