@@ -1,9 +1,9 @@
 // PVS alpha-beta shaped like Rapfi's (only fours that make more than a four are exempt from
-// late-move reductions, only fours from move-count pruning, and under an open three not those far
-// from the fight; razoring, futility, null move, fail-high reduction, a shallower search of a PV
-// node's later moves once alpha is raised, singular and four-reply extensions, every constant in
-// params.h), the quiescence search (alpha-beta over fours with stand-pat), and the search of the
-// root moves. Iterative deepening is in search_root.cpp.
+// late-move reductions and move-count pruning, with [search] four_lmr, and under an open three
+// not those far from the fight; razoring, futility, null move, fail-high reduction, a shallower
+// search of a PV node's later moves once alpha is raised, singular and four-reply extensions, every
+// constant in params.h), the quiescence search (alpha-beta over fours with stand-pat), and the
+// search of the root moves. Iterative deepening is in search_root.cpp.
 #include <algorithm>
 #include <cmath>
 
@@ -229,9 +229,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         // Futility: far above beta with little depth left, unless our last two moves were fours
         // (tested last: only where futility would otherwise return).
         if (depth < params_.futilityDepth &&
-            eval - (params_.futilityPerDepth * depth - params_.futilityImproving * improving) >=
-                beta &&
-            eval < VALUE_EVAL_MAX &&
+            eval - tables_.futilityMargin(depth, improving) >= beta && eval < VALUE_EVAL_MAX &&
             !(params_.futilityNoAttack > 0 && ply >= 4 && stack_[ply - 2].moveP4 <= E_BLOCK4 &&
               stack_[ply - 4].moveP4 <= E_BLOCK4))
             return eval;
@@ -293,9 +291,10 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         Pos m = list.moves[i].pos;
         if (m == excluded) continue;
         moveCount++;
-        // Only fours (and the forced block of a five) are exempt from pruning, and only those
-        // that make more than a four from reduction (under an open three not all of them);
-        // threes and defences are ordered first but pruned and reduced like any other move.
+        // Only fours (and the forced block of a five) are exempt from pruning and reduction,
+        // and only those that make more than a four with four_lmr (under an open three not all
+        // of them); threes and defences are ordered first but pruned and reduced like any
+        // other move.
         Pattern4 mine = board.p4(m, us);
         bool four = mine <= E_BLOCK4 || oppFives;
         // Some fours may be searched like quiet moves ([search] four_lmr).
@@ -454,7 +453,8 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth) {
         stack_[0].move = rm.pos;
         selDepth_ = 0;
         stack_[0].moveP4 = board.p4(rm.pos, board.sideToMove());
-        bool four = stack_[0].moveP4 <= E_BLOCK4;
+        bool four = stack_[0].moveP4 < E_BLOCK4 ||
+                    (stack_[0].moveP4 == E_BLOCK4 && params_.rootFourLmr <= 0);
         makeMove(rm.pos);
         Value v;
         Depth newDepth = depth - 1;

@@ -77,11 +77,14 @@ private:
 };
 
 // Tables derived from the search parameters: late-move reductions by depth and move count, and
-// the move-count pruning limit by depth.
+// the move-count pruning limit by depth, the futility margin.
 struct SearchTables {
     float lmr[64][64];
     int moveCount[64];
-    explicit SearchTables(const SearchParams& p) {
+    double futilityBase, futilityPerDepth, futilityImproving, futilityMin;
+    explicit SearchTables(const SearchParams& p)
+        : futilityBase(p.futilityBase), futilityPerDepth(p.futilityPerDepth),
+          futilityImproving(p.futilityImproving), futilityMin(p.futilityMin) {
         for (int d = 0; d < 64; d++) {
             for (int m = 0; m < 64; m++)
                 lmr[d][m] =
@@ -95,6 +98,10 @@ struct SearchTables {
     // Moves past this count are pruned (halved when the static value is not improving).
     int moveCountLimit(Depth depth, bool improving) const {
         return moveCount[std::clamp(int(depth), 0, 63)] / (2 - improving);
+    }
+    double futilityMargin(Depth depth, bool improving) const {
+        return std::max(futilityBase + futilityPerDepth * depth - futilityImproving * improving,
+                        futilityMin);
     }
 };
 

@@ -21,8 +21,13 @@ struct SearchParams {
     double lmrHistoryDivisor = 8192;
     // Moves of a PV node searched unreduced (Rapfi reduces from the second: 1 measured 97-86-17,
     // +19 +- 46 Elo, 200 self-play games at 0.2 s).
-    double lmrPvFullMoves = 2;
-    double lmrTtPv = 0;        // less at a node that is or was on the principal variation
+    // On since the bundle of four switches that each measured a small gain alone (four_lmr 2,
+    // root_four_lmr 1, lmr_pv_full_moves 1, futility_no_attack 1), 200 self-play games each at
+    // 0.2 s: freestyle 108-77-15, +54 +- 47; renju 101-97-2, +7 +- 48 Elo.
+    double lmrPvFullMoves = 1;
+    // Less at a node that is or was on the principal variation (1, Rapfi's size: 88-88-24,
+    // 0 +- 46 Elo, 200 self-play games at 0.2 s).
+    double lmrTtPv = 0;
     double lmrAttack = 0.5;    // less for a three right after our own three or four
     double lmrAttackTwo = 0.5; // and for a double two within 4 cells of that threat (+26 +- 32,
                                // 400 games; 1: -28 +- 46, 200 games)
@@ -32,7 +37,10 @@ struct SearchParams {
     // open four is reduced and pruned (Rapfi spares no move). 1 against 0, 200 self-play games
     // at 0.2 s: freestyle 113-72-13, +73 +- 48 Elo; renju 104-90-6, +24 +- 48. 2 against 0:
     // +47 +- 48 (freestyle), against 1: +19 +- 47; 3 against 1: 41-58-5, -57 +- 67 (104 games).
-    double fourLmr = 1;
+    // On since the bundle of four switches that each measured a small gain alone (four_lmr 2,
+    // root_four_lmr 1, lmr_pv_full_moves 1, futility_no_attack 1), 200 self-play games each at
+    // 0.2 s: freestyle 108-77-15, +54 +- 47; renju 101-97-2, +7 +- 48 Elo.
+    double fourLmr = 2;
     // Plies more for such a reduced plain four (it gets lmrThree and lmrAttack like a three).
     // Off: 1 measured 97-81-22 and 88-95-17 in two 200-game self-play matches at 0.2 s,
     // pooled 51.1 %, about +8 Elo.
@@ -49,18 +57,28 @@ struct SearchParams {
     // below this depth (0: never pruned).
     double trivialPruneDepth = 0;
     // Razoring to the quiescence search below this depth, margin base + perDepth * depth.
+    // (Rapfi's sizes, 2.6 / 19 / 14: 89-90-21, -2 +- 46 Elo, 200 self-play games at 0.2 s.)
     double razorDepth = 3;
     double razorBase = 60;
     double razorPerDepth = 80;
-    // Futility: return the static value when it is this far above beta.
+    // Futility: below futilityDepth, return the static value when it is this far above beta:
+    // max(futilityBase + futilityPerDepth * depth - futilityImproving * improving, futilityMin).
+    // (A negative margin, below half a ply when improving, returns a value under beta.)
+    // Rapfi's sizes (no depth limit, 63 * (depth - 1 - improving), at least 0) measured
+    // 34-60-12, -87 +- 65 Elo (106 self-play games at 0.2 s, stopped).
     double futilityDepth = 8;
+    double futilityBase = 0;
     double futilityPerDepth = 80;
     double futilityImproving = 40;
+    double futilityMin = -1000;
     // Above 0: no futility at a node whose side to move made a four with each of its two
     // previous moves (an attack under way, where the static value says little; Rapfi's rule).
-    // Off: on, it measured 377-359-64 over 800 self-play games at 0.2 s (four 200-game matches:
-    // +10, +14, +24, -17), 51.1 %, +8 +- 23 Elo, too little to change the default.
-    double futilityNoAttack = 0;
+    // Alone it measured 377-359-64 over 800 self-play games at 0.2 s (four 200-game matches:
+    // +10, +14, +24, -17), 51.1 %, +8 +- 23 Elo.
+    // On since the bundle of four switches that each measured a small gain alone (four_lmr 2,
+    // root_four_lmr 1, lmr_pv_full_moves 1, futility_no_attack 1), 200 self-play games each at
+    // 0.2 s: freestyle 108-77-15, +54 +- 47; renju 101-97-2, +7 +- 48 Elo.
+    double futilityNoAttack = 1;
     // Fail-high: a cut node whose static value exceeds beta by perDepth * depth (plus the
     // threat margin when the opponent has an open-four point) reduces its quiet moves more.
     double failHighPerDepth = 15;
@@ -102,7 +120,8 @@ struct SearchParams {
     double farDefenceOpp = 1.93;
     double farDefenceSelf = 0.96;
     double farDefencePruneDepth = 4.3;
-    // Extension of the reply to the opponent's four (the line is forced).
+    // Extension of the reply to the opponent's four (the line is forced). Rapfi's 1.3: 86-96-18,
+    // -17 +- 46 Elo (200 self-play games at 0.2 s).
     double fourReplyExtension = 0.75;
     // Extension of the hash move where no singular test ran (PV and other nodes), plus
     // ttMoveNearFourExtension when it is one of our fours within 4 cells of our last move.
@@ -121,6 +140,12 @@ struct SearchParams {
     // rootLmrDepth on.
     double rootLmrIndex = 4;
     double rootLmrDepth = 3;
+    // Above 0: a plain four (E_BLOCK4) at the root is reduced like the other late moves, as
+    // four_lmr does below the root. 1: 97-89-14, +14 +- 47 Elo (200 self-play games at 0.2 s).
+    // On since the bundle of four switches that each measured a small gain alone (four_lmr 2,
+    // root_four_lmr 1, lmr_pv_full_moves 1, futility_no_attack 1), 200 self-play games each at
+    // 0.2 s: freestyle 108-77-15, +54 +- 47; renju 101-97-2, +7 +- 48 Elo.
+    double rootFourLmr = 1;
     // Root VCT (threes and fours) after the root's VCF, within this many threats (0: none, the
     // default: 12 measured +8 +- 26 Elo in 600 self-play games at 0.2 s, not enough to turn it
     // on): a win is played at once. Its node budget is vctNodesPerMs per millisecond of the
