@@ -206,8 +206,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         (tte.bound & (ttValue >= beta ? BOUND_LOWER : BOUND_UPPER))) {
         // A quiet hash move (less than a three), not under a five threat.
         if (params_.historyTtCut > 0 && ttMove != POS_NONE && excluded == POS_NONE &&
-            !board.p4Count(~board.sideToMove(), A_FIVE) &&
-            board.p4(ttMove, board.sideToMove()) > H_FLEX3)
+            !board.p4Count(them, A_FIVE) && board.p4(ttMove, us) > H_FLEX3)
             updateTtMoveHistory(ttMove, depth, ttValue >= beta);
         return ttValue;
     }
@@ -228,8 +227,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         }
         // Futility: far above beta with little depth left, unless our last two moves were fours
         // (tested last: only where futility would otherwise return).
-        if (depth < params_.futilityDepth &&
-            eval - tables_.futilityMargin(depth, improving) >= beta && eval < VALUE_EVAL_MAX &&
+        if (depth < params_.futilityDepth && eval - futilityMargin(depth, improving) >= beta &&
+            eval < VALUE_EVAL_MAX &&
             !(params_.futilityNoAttack > 0 && ply >= 4 && stack_[ply - 2].moveP4 <= E_BLOCK4 &&
               stack_[ply - 4].moveP4 <= E_BLOCK4))
             return eval;

@@ -77,14 +77,11 @@ private:
 };
 
 // Tables derived from the search parameters: late-move reductions by depth and move count, and
-// the move-count pruning limit by depth, the futility margin.
+// the move-count pruning limit by depth.
 struct SearchTables {
     float lmr[64][64];
     int moveCount[64];
-    double futilityBase, futilityPerDepth, futilityImproving, futilityMin;
-    explicit SearchTables(const SearchParams& p)
-        : futilityBase(p.futilityBase), futilityPerDepth(p.futilityPerDepth),
-          futilityImproving(p.futilityImproving), futilityMin(p.futilityMin) {
+    explicit SearchTables(const SearchParams& p) {
         for (int d = 0; d < 64; d++) {
             for (int m = 0; m < 64; m++)
                 lmr[d][m] =
@@ -98,10 +95,6 @@ struct SearchTables {
     // Moves past this count are pruned (halved when the static value is not improving).
     int moveCountLimit(Depth depth, bool improving) const {
         return moveCount[std::clamp(int(depth), 0, 63)] / (2 - improving);
-    }
-    double futilityMargin(Depth depth, bool improving) const {
-        return std::max(futilityBase + futilityPerDepth * depth - futilityImproving * improving,
-                        futilityMin);
     }
 };
 
@@ -295,14 +288,20 @@ private:
     void setupNetwork();
     void addPolicy(MoveList& list, Pos ttMove);
     void poll();
+    // The futility margin (params.h): how far above beta the static value must be.
+    double futilityMargin(Depth depth, bool improving) const {
+        return std::max(params_.futilityBase + params_.futilityPerDepth * depth -
+                            params_.futilityImproving * improving,
+                        params_.futilityMin);
+    }
     Pos findFivePoint(Color c, Pos near);
-    // History bonus for the cut move, malus for those tried before it; `killer`: also a killer
-    // (not for the defences forced by an open three).
     // History: the bonus for a depth, and one move's entry for the side to move moved by it.
     int historyBonus(Depth depth) const;
     void adjustHistory(Pos p, int bonus);
     // The hash move of a hash cutoff: a bonus when it holds (value >= beta), else a malus.
     void updateTtMoveHistory(Pos move, Depth depth, bool holds);
+    // History bonus for the cut move, malus for those tried before it; `killer`: also a killer
+    // (not for the defences forced by an open three).
     void updateHistory(Pos best, Depth depth, int ply, const Pos* tried, int triedCount,
                        bool killer);
     Value rootSearch(Value alpha, Value beta, Depth depth);

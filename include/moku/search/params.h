@@ -21,9 +21,7 @@ struct SearchParams {
     double lmrHistoryDivisor = 8192;
     // Moves of a PV node searched unreduced (Rapfi reduces from the second: 1 measured 97-86-17,
     // +19 +- 46 Elo, 200 self-play games at 0.2 s).
-    // On since the bundle of four switches that each measured a small gain alone (four_lmr 2,
-    // root_four_lmr 1, lmr_pv_full_moves 1, futility_no_attack 1), 200 self-play games each at
-    // 0.2 s: freestyle 108-77-15, +54 +- 47; renju 101-97-2, +7 +- 48 Elo.
+    // On with the bundle of four switches recorded at four_lmr.
     double lmrPvFullMoves = 1;
     // Less at a node that is or was on the principal variation (1, Rapfi's size: 88-88-24,
     // 0 +- 46 Elo, 200 self-play games at 0.2 s).
@@ -75,9 +73,7 @@ struct SearchParams {
     // previous moves (an attack under way, where the static value says little; Rapfi's rule).
     // Alone it measured 377-359-64 over 800 self-play games at 0.2 s (four 200-game matches:
     // +10, +14, +24, -17), 51.1 %, +8 +- 23 Elo.
-    // On since the bundle of four switches that each measured a small gain alone (four_lmr 2,
-    // root_four_lmr 1, lmr_pv_full_moves 1, futility_no_attack 1), 200 self-play games each at
-    // 0.2 s: freestyle 108-77-15, +54 +- 47; renju 101-97-2, +7 +- 48 Elo.
+    // On with the bundle of four switches recorded at four_lmr.
     double futilityNoAttack = 1;
     // Fail-high: a cut node whose static value exceeds beta by perDepth * depth (plus the
     // threat margin when the opponent has an open-four point) reduces its quiet moves more.
@@ -142,9 +138,7 @@ struct SearchParams {
     double rootLmrDepth = 3;
     // Above 0: a plain four (E_BLOCK4) at the root is reduced like the other late moves, as
     // four_lmr does below the root. 1: 97-89-14, +14 +- 47 Elo (200 self-play games at 0.2 s).
-    // On since the bundle of four switches that each measured a small gain alone (four_lmr 2,
-    // root_four_lmr 1, lmr_pv_full_moves 1, futility_no_attack 1), 200 self-play games each at
-    // 0.2 s: freestyle 108-77-15, +54 +- 47; renju 101-97-2, +7 +- 48 Elo.
+    // On with the bundle of four switches recorded at four_lmr.
     double rootFourLmr = 1;
     // Root VCT (threes and fours) after the root's VCF, within this many threats (0: none, the
     // default: 12 measured +8 +- 26 Elo in 600 self-play games at 0.2 s, not enough to turn it
