@@ -38,6 +38,7 @@ const SearchParamInfo PARAMS[] = {
     {"futility_improving", &SearchParams::futilityImproving, 0, 5000, false},
     {"futility_min", &SearchParams::futilityMin, -5000, 5000, false},
     {"futility_no_attack", &SearchParams::futilityNoAttack, 0, 1, false},
+    {"tt_value_eval", &SearchParams::ttValueEval, 0, 1, true},
     {"fail_high_per_depth", &SearchParams::failHighPerDepth, 0, 5000, false},
     {"fail_high_threat", &SearchParams::failHighThreat, 0, 5000, false},
     {"fail_high_depth", &SearchParams::failHighDepth, 0, 4, false},

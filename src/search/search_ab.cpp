@@ -214,9 +214,14 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     int oppFives = board.p4Count(them, A_FIVE);
     bool oppThreat = oppFives || board.p4Count(them, B_FLEX4);
     Value eval = ttHit && tte.eval != VALUE_NONE ? tte.eval : evaluate(alpha, beta);
+    const Value staticEval = eval;
     st.staticEval = eval;
     bool improving =
         ply >= 2 && stack_[ply - 2].staticEval != VALUE_NONE && eval > stack_[ply - 2].staticEval;
+    // The hash value is a better estimate than the static one where its bound allows.
+    if (params_.ttValueEval > 0 && ttValue != VALUE_NONE && !isMate(ttValue) &&
+        (tte.bound & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
+        eval = ttValue;
 
     if (!PV && !oppThreat && excluded == POS_NONE) {
         // Razoring: far below alpha, only a VCF can save this node.
@@ -439,7 +444,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         Bound bound = best >= beta                 ? BOUND_LOWER
                       : PV && bestMove != POS_NONE ? BOUND_EXACT
                                                    : BOUND_UPPER;
-        tt_.store(key, bestMove, valueToTT(best, ply), eval, depth, bound, PV);
+        tt_.store(key, bestMove, valueToTT(best, ply), staticEval, depth, bound, PV);
     }
     return best;
 }
