@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Tunes Moku's search parameters ([search] in config.toml) by SPSA over c-gomoku-cli games.
+"""Tunes Moku's search parameters ([search] in config.toml), and the classical evaluation's
+numbers ([classical]), by SPSA over c-gomoku-cli games.
 
 Each iteration perturbs the chosen parameters by +/- c_k (a random sign per parameter), plays
 the two engines against each other on balanced openings (both colours of each), and moves the
@@ -16,6 +17,15 @@ the [search] table of a configuration file in place.
 
 Values and ranges come from `pbrain-moku params` (the configuration given with --config, else the
 embedded defaults); a perturbed value is clamped to its range and rounded where it must be whole.
+
+A [classical] number is named `classical.KEY` (a whole number such as threat_block_percent) or
+`classical.KEY.I` (element I, from 0, of a table such as threat_own). Its value comes from the
+[classical] table of --config, else from configs/config.toml (the embedded defaults, which a
+test keeps equal to that file); it is tuned as a whole number within the range the engine
+accepts (table entries -32000..32000). The engines then get the whole [classical] table with
+the tuned entries, and --out / --apply write it beside [search]:
+
+    scripts/tune.py --params classical.threat_own.2,classical.threat_opponent.2 --iterations 300
 """
 
 import argparse
@@ -26,6 +36,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import tomllib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from match import ROOT, default_openings, summarize  # noqa: E402
@@ -48,6 +59,58 @@ def read_params(engine, config):
     return params
 
 
+# Ranges of the [classical] numbers, as src/eval/classical_config.cpp checks them (table entries
+# are clamped to 16 bits when the tables are built).
+CLASSICAL_SCALARS = {"threat_block_percent": (0, 100), "scale_percent": (1, 1000)}
+CLASSICAL_ENTRY = (-32000, 32000)
+
+
+def read_classical(config):
+    """The [classical] table of `config`, over the one of configs/config.toml."""
+    with open(os.path.join(ROOT, "configs", "config.toml"), "rb") as f:
+        table = dict(tomllib.load(f).get("classical", {}))
+    if config:
+        with open(config, "rb") as f:
+            table.update(tomllib.load(f).get("classical", {}))
+    return table
+
+
+def classical_param(classical, name):
+    """The tunable parameter `classical.KEY[.I]` (value and range), or None if there is none."""
+    parts = name.split(".")
+    if parts[0] != "classical" or len(parts) not in (2, 3) or parts[1] not in classical:
+        return None
+    value = classical[parts[1]]
+    if len(parts) == 2:
+        if isinstance(value, list) or parts[1] not in CLASSICAL_SCALARS:
+            return None
+        lo, hi = CLASSICAL_SCALARS[parts[1]]
+        return {"value": float(value), "lo": lo, "hi": hi, "whole": True}
+    if not isinstance(value, list) or not parts[2].isdigit() or int(parts[2]) >= len(value):
+        return None
+    lo, hi = CLASSICAL_ENTRY
+    return {"value": float(value[int(parts[2])]), "lo": lo, "hi": hi, "whole": True}
+
+
+def classical_table(classical, params, values):
+    """The [classical] table with the tuned values in place, or "" when none is tuned."""
+    tuned = {n: clamp(params[n], v) for n, v in values.items() if n.startswith("classical.")}
+    if not tuned:
+        return ""
+    table = {k: list(v) if isinstance(v, list) else v for k, v in classical.items()}
+    for name, v in tuned.items():
+        parts = name.split(".")
+        if len(parts) == 2:
+            table[parts[1]] = int(v)
+        else:
+            table[parts[1]][int(parts[2])] = int(v)
+    lines = ["[classical]"]
+    for key, v in table.items():
+        text = "[" + ", ".join(str(x) for x in v) + "]" if isinstance(v, list) else str(v)
+        lines.append(f"{key} = {text}")
+    return "\n".join(lines) + "\n"
+
+
 def clamp(p, v):
     v = min(max(v, p["lo"]), p["hi"])
     return round(v) if p["whole"] else v
@@ -56,6 +119,8 @@ def clamp(p, v):
 def search_table(params, values):
     lines = ["[search]"]
     for name, p in params.items():
+        if name.startswith("classical."):
+            continue
         v = clamp(p, values.get(name, p["value"]))
         v = round(v, 6)
         lines.append(f"{name} = {int(v) if p['whole'] or v == int(v) else repr(v)}")
@@ -63,11 +128,33 @@ def search_table(params, values):
 
 
 def with_search(config_text, table):
-    """config_text with its [search] table replaced by (or extended with) `table`."""
+    """config_text with the sections of `table` ([search], and [classical] if it has one)
+    replaced by (or extended with) those of `table`."""
+    names = set(re.findall(r"(?m)^\[(\w+)\]", table))
     parts = re.split(r"(?m)^(?=\[)", config_text)
-    kept = [p for p in parts if not p.startswith("[search]")]
+    kept = [p for p in parts if not any(p.startswith(f"[{n}]") for n in names)]
     text = "".join(kept).rstrip("\n")
     return (text + "\n\n" if text else "") + table
+
+
+def apply_section(text, section, table):
+    """text with the key lines of its [section] replaced by those of `table` (comments and the
+    other keys kept), or with the table appended when it has no such section."""
+    values = dict(re.findall(r"(?m)^(\w+) = (.+)$", table))
+    start = text.find(f"[{section}]")
+    if start < 0:
+        return text.rstrip("\n") + "\n\n" + table
+    end = text.find("\n[", start + 1)
+    body = text[start:] if end < 0 else text[start:end + 1]
+
+    def replace(m):
+        if m[1] not in values:
+            return m[0]
+        comment = re.search(r"\s+#.*$", m[2]) if not m[2].lstrip().startswith("[") else None
+        return f"{m[1]} = {values[m[1]]}" + (comment[0] if comment else "")
+
+    body = re.sub(r"(?m)^(\w+) = (.+)$", replace, body)
+    return text[:start] + body + (text[end + 1:] if end >= 0 else "")
 
 
 def play(args, plus_cfg, minus_cfg, seed):
@@ -114,20 +201,37 @@ def main():
     if not os.path.exists(args.engine):
         ap.error(f"no engine at {args.engine}")
     params = read_params(args.engine, args.config)
+    classical = read_classical(args.config)
     if args.resume or (args.apply and not args.params):
         if not os.path.exists(args.state):
             ap.error(f"no state file {args.state}")
         state = json.load(open(args.state))
+        for name in state["tuned"]:
+            if name.startswith("classical."):
+                p = classical_param(classical, name)
+                if p is None:
+                    ap.error(f"{args.state}: no [classical] number '{name}'")
+                params[name] = p
     else:
         if not args.params:
             ap.error("--params is required for a new run")
         tuned = {}
         for item in args.params.split(","):
             name, _, c_end = item.partition(":")
+            if name.startswith("classical."):
+                p = classical_param(classical, name)
+                if p is None:
+                    ap.error(f"unknown parameter '{name}' (classical.KEY.I for an entry of a "
+                             "[classical] table, classical.KEY for threat_block_percent or scale_percent)")
+                params[name] = p
             if name not in params:
                 ap.error(f"unknown parameter '{name}' (see pbrain-moku params)")
             p = params[name]
-            default_c = max(abs(p["value"]) * 0.1, (p["hi"] - p["lo"]) * 0.01, 1.0 if p["whole"] else 0.0)
+            if name.startswith("classical."):
+                # (The 16-bit range says nothing about a number's scale.)
+                default_c = max(abs(p["value"]) * 0.1, 5.0)
+            else:
+                default_c = max(abs(p["value"]) * 0.1, (p["hi"] - p["lo"]) * 0.01, 1.0 if p["whole"] else 0.0)
             tuned[name] = {"theta": p["value"], "c_end": float(c_end) if c_end else default_c}
         state = {"k": 0, "iterations": args.iterations, "tuned": tuned, "history": []}
 
@@ -159,8 +263,9 @@ def main():
             files = []
             for tag, values in (("plus", plus), ("minus", minus)):
                 path = os.path.join(workdir, f"{tag}.toml")
+                merged = {**{m: t["theta"] for m, t in state["tuned"].items()}, **values}
                 with open(path, "w") as f:
-                    f.write(with_search(base_text, search_table(params, {**{m: t["theta"] for m, t in state["tuned"].items()}, **values})))
+                    f.write(with_search(base_text, search_table(params, merged) + classical_table(classical, params, merged)))
                 files.append(path)
             w, l, d, trouble = play(args, files[0], files[1], args.seed * 7919 + k)
             result = w - l
@@ -179,28 +284,23 @@ def main():
             for t in trouble:
                 print("  " + t, flush=True)
 
-    table = search_table(params, {m: t["theta"] for m, t in state["tuned"].items()})
+    result = {m: t["theta"] for m, t in state["tuned"].items()}
+    table = search_table(params, result)
+    ctable = classical_table(classical, params, result)
     if args.out:
         with open(args.out, "w") as f:
-            f.write(table)
+            f.write(table + ("\n" + ctable if ctable else ""))
         print(f"tune: wrote {args.out}")
     if args.apply:
-        text = open(args.apply).read()
-        # Keep the comments above the table: only the key lines of [search] are replaced.
-        start = text.find("[search]")
-        if start < 0:
-            text = with_search(text, table)
-        else:
-            end = text.find("\n[", start + 1)
-            section = text[start:] if end < 0 else text[start:end + 1]
-            values = dict(re.findall(r"(?m)^(\w+) = (\S+)$", table))
-            new = re.sub(r"(?m)^(\w+) = \S+$", lambda m: f"{m[1]} = {values.get(m[1], m.group(0).split(' = ')[1])}", section)
-            text = text[:start] + new + (text[end + 1:] if end >= 0 else "")
+        # Keep the comments: only the key lines of [search] (and [classical]) are replaced.
+        text = apply_section(open(args.apply).read(), "search", table)
+        if ctable:
+            text = apply_section(text, "classical", ctable)
         with open(args.apply, "w") as f:
             f.write(text)
-        print(f"tune: updated the [search] table of {args.apply}")
+        print(f"tune: updated {args.apply}")
     if not args.out and not args.apply:
-        sys.stdout.write(table)
+        sys.stdout.write(table + ("\n" + ctable if ctable else ""))
     return 0
 
 
