@@ -13,7 +13,9 @@ loss before and after is printed on both parts. The output is a [classical] tabl
 `pbrain-moku --config FILE` reads (move ordering and the threat block percentage unchanged).
 """
 import argparse
+import os
 import sys
+import tomllib
 
 import numpy as np
 
@@ -22,15 +24,13 @@ PATTERN4 = 14
 THREATS = 5
 FEATURES = 2 * PATTERNS + 2 * PATTERN4 + 2 * THREATS
 
-# The embedded defaults (src/eval/classical.cpp), in feature order.
-DEFAULTS = {
-    "pattern_to_move": [0, 0, 1, 2, 5, 10, 14, 16, 14, 16, 40, 44, 26, 28, 200, 400],
-    "pattern_waiting": [0, 0, 1, 2, 4, 8, 9, 10, 8, 9, 24, 27, 18, 19, 55, 60],
-    "pattern4_to_move": [400, 300, 300, 40, 0, 200, 30, 0, 14, 10, 0, 0, 0, 0],
-    "pattern4_waiting": [60, 80, 100, 20, 0, 90, 16, 0, 8, 5, 0, 0, 0, 0],
-    "threat_own": [0, 20, 250, 800, 1500],
-    "threat_opponent": [0, 10, 100, 220, 160],
-}
+# The embedded defaults, in feature order, read from configs/config.toml (a test keeps its
+# [classical] table equal to src/eval/classical.cpp's numbers).
+CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "configs", "config.toml")
+with open(CONFIG, "rb") as _f:
+    _CLASSICAL = tomllib.load(_f)["classical"]
+DEFAULTS = {k: list(_CLASSICAL[k]) for k in ("pattern_to_move", "pattern_waiting", "pattern4_to_move",
+                                             "pattern4_waiting", "threat_own", "threat_opponent")}
 KEYS = list(DEFAULTS)
 # Entries that stay fixed: the value of a dead or overline pattern is 0 by definition (the
 # engine's patterns give those cells nothing), and "no threat" is the zero point of each side.
