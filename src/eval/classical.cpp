@@ -15,7 +15,11 @@ using namespace moku::game;
 // Self-play tuning (freestyle 15x15) raised the waiting side's threes, fours and open-four /
 // double-three points by about a third: each costs the side to move a tempo to answer, and the
 // hand-set values undercounted that (+42 Elo at 40k nodes/move; larger steps, a larger or
-// smaller scale and larger threat terms measured no further gain).
+// smaller scale and larger threat terms measured no further gain). An SPSA run over the threat
+// term (scripts/tune.py, 260 iterations of 8 games at 0.1 s, freestyle) gave own 0/24/305/884/
+// 1584, opponent 0/5/104/217/156, block 22 %: against these defaults at 0.2 s it measured
+// 101-85-14 and 96-93-11 in freestyle (+16 +- 33 Elo over 400 games) and 98-99-3 in renju
+// (-2 +- 48), too little to adopt.
 ClassicalConfig ClassicalConfig::defaults() {
     ClassicalConfig c;
     //               DEAD OL B1 F1 B2 F2 F2A F2B B3 B3S F3 F3S B4 B4S F4  F5
