@@ -92,6 +92,14 @@ def classical_param(classical, name):
     return {"value": float(value[int(parts[2])]), "lo": lo, "hi": hi, "whole": True}
 
 
+def add_classical(params, classical, name):
+    """Adds the [classical] number `name` to params; False when there is no such number."""
+    p = classical_param(classical, name)
+    if p is not None:
+        params[name] = p
+    return p is not None
+
+
 def classical_table(classical, params, values):
     """The [classical] table with the tuned values in place, or "" when none is tuned."""
     tuned = {n: clamp(params[n], v) for n, v in values.items() if n.startswith("classical.")}
@@ -207,23 +215,17 @@ def main():
             ap.error(f"no state file {args.state}")
         state = json.load(open(args.state))
         for name in state["tuned"]:
-            if name.startswith("classical."):
-                p = classical_param(classical, name)
-                if p is None:
-                    ap.error(f"{args.state}: no [classical] number '{name}'")
-                params[name] = p
+            if name.startswith("classical.") and not add_classical(params, classical, name):
+                ap.error(f"{args.state}: no [classical] number '{name}'")
     else:
         if not args.params:
             ap.error("--params is required for a new run")
         tuned = {}
         for item in args.params.split(","):
             name, _, c_end = item.partition(":")
-            if name.startswith("classical."):
-                p = classical_param(classical, name)
-                if p is None:
-                    ap.error(f"unknown parameter '{name}' (classical.KEY.I for an entry of a "
-                             "[classical] table, classical.KEY for threat_block_percent or scale_percent)")
-                params[name] = p
+            if name.startswith("classical.") and not add_classical(params, classical, name):
+                ap.error(f"unknown parameter '{name}' (classical.KEY.I for an entry of a "
+                         "[classical] table, classical.KEY for threat_block_percent or scale_percent)")
             if name not in params:
                 ap.error(f"unknown parameter '{name}' (see pbrain-moku params)")
             p = params[name]
@@ -287,9 +289,10 @@ def main():
     result = {m: t["theta"] for m, t in state["tuned"].items()}
     table = search_table(params, result)
     ctable = classical_table(classical, params, result)
+    tables = table + ("\n" + ctable if ctable else "")
     if args.out:
         with open(args.out, "w") as f:
-            f.write(table + ("\n" + ctable if ctable else ""))
+            f.write(tables)
         print(f"tune: wrote {args.out}")
     if args.apply:
         # Keep the comments: only the key lines of [search] (and [classical]) are replaced.
@@ -300,7 +303,7 @@ def main():
             f.write(text)
         print(f"tune: updated {args.apply}")
     if not args.out and not args.apply:
-        sys.stdout.write(table + ("\n" + ctable if ctable else ""))
+        sys.stdout.write(tables)
     return 0
 
 

@@ -23,6 +23,13 @@ Value valueFromTT(Value v, int ply) {
     return v >= VALUE_MATE_IN_MAX_PLY ? v - ply : v <= VALUE_MATED_IN_MAX_PLY ? v + ply : v;
 }
 
+// Whether a hash value with this bound is a better estimate of the position than `eval` (a
+// lower bound above it, or an upper bound below it; mates are left out).
+bool ttRefines(Value ttValue, Bound bound, Value eval) {
+    return ttValue != VALUE_NONE && !isMate(ttValue) &&
+           (bound & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER));
+}
+
 constexpr int HISTORY_MAX = 16384;
 constexpr int SELECT_FIRST = 3; // moves picked by selection before the rest is sorted
 
@@ -132,9 +139,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply, Depth depth) {
     Value eval = ttHit && tte.eval != VALUE_NONE ? tte.eval : evaluate(alpha, beta);
     Value best = eval;
     // The hash value is a better estimate than the static one where its bound allows.
-    if (ttValue != VALUE_NONE && !isMate(ttValue) &&
-        (tte.bound & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
-        best = ttValue;
+    if (ttRefines(ttValue, tte.bound, eval)) best = ttValue;
     if (best >= beta) {
         if (!ttHit) tt_.store(key, POS_NONE, valueToTT(best, ply), eval, depth, BOUND_LOWER, false);
         return best;
@@ -219,9 +224,7 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
     bool improving =
         ply >= 2 && stack_[ply - 2].staticEval != VALUE_NONE && eval > stack_[ply - 2].staticEval;
     // The hash value is a better estimate than the static one where its bound allows.
-    if (params_.ttValueEval > 0 && ttValue != VALUE_NONE && !isMate(ttValue) &&
-        (tte.bound & (ttValue > eval ? BOUND_LOWER : BOUND_UPPER)))
-        eval = ttValue;
+    if (params_.ttValueEval > 0 && ttRefines(ttValue, tte.bound, eval)) eval = ttValue;
 
     if (!PV && !oppThreat && excluded == POS_NONE) {
         // Razoring: far below alpha, only a VCF can save this node.
