@@ -6,10 +6,6 @@
 #include <cstring>
 #include <new>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 namespace moku::search {
 
 namespace {
@@ -45,20 +41,6 @@ void storeWord(uint64_t& w, uint64_t v) {
 }
 int depthOf(uint64_t w) { return int((w >> 48) & 0xFF); }
 
-// Asks Linux to back the table with 2 MiB pages where it can (transparent huge pages in
-// "madvise" mode, Debian's default): a 300 MiB table then costs about 150 page faults instead
-// of 75,000, which on a virtual machine is the difference between a quiet first turn and one
-// that spends tens of milliseconds in the kernel, and the search misses the TLB less. Only the
-// 2 MiB-aligned interior of the block is advised; elsewhere this is a no-op.
-void adviseHugePages([[maybe_unused]] void* p, [[maybe_unused]] size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr uintptr_t HUGE_PAGE = uintptr_t(2) << 20;
-    uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(HUGE_PAGE - 1);
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#endif
-}
-
 } // namespace
 
 size_t TranspositionTable::resize(size_t bytes) {
@@ -76,7 +58,6 @@ size_t TranspositionTable::resize(size_t bytes) {
             buckets_ = reinterpret_cast<Bucket*>(at);
             bucketCount_ = n;
             bucketMask_ = (n & (n - 1)) == 0 ? n - 1 : 0;
-            adviseHugePages(p, n * BUCKET_BYTES + 63);
             break;
         }
         if (n == 1) throw std::bad_alloc();
