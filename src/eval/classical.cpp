@@ -36,11 +36,12 @@ ClassicalConfig ClassicalConfig::defaults() {
     c.moveOwn = {20000, 6000, 5000, 900, 500, 3000, 700, 450, 220, 160, 90, 60, 0, 0};
     c.moveOpp = {12000, 3000, 2500, 350, 120, 1200, 400, 280, 130, 110, 45, 30, 0, 0};
     c.scalePercent = 100;
+    c.twoPlyPercent = 0;
     return c;
 }
 
 ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule)
-    : scalePercent(cfg.scalePercent) {
+    : scalePercent(cfg.scalePercent), twoPlyPercent(cfg.twoPlyPercent) {
     const PatternTables& pt = patternTables(rule);
     for (int side = 0; side < COLOR_NB; side++)
         for (int stm = 0; stm < 2; stm++)
@@ -70,14 +71,24 @@ ClassicalEvaluator::ClassicalEvaluator(Rule rule, const ClassicalConfig& cfg)
 
 Value ClassicalEvaluator::evaluateSlow(const Board& b) const {
     Color us = b.sideToMove(), them = ~us;
-    int32_t sum = 0;
-    for (int y = 0; y < b.height(); y++)
-        for (int x = 0; x < b.width(); x++) {
-            Pos p(x, y);
-            if (!b.isEmpty(p)) continue;
-            sum += tables_.cells.score[us][0][b.cell(p).pcode[us]];
-            sum -= tables_.cells.score[them][1][b.cell(p).pcode[them]];
-        }
+    // The pattern sum of a board for `us`, with us's table `usTable` (0 to move, 1 waiting).
+    auto patternSum = [&](const Board& board, int usTable) {
+        int32_t s = 0;
+        for (int y = 0; y < board.height(); y++)
+            for (int x = 0; x < board.width(); x++) {
+                Pos p(x, y);
+                if (!board.isEmpty(p)) continue;
+                s += tables_.cells.score[us][usTable][board.cell(p).pcode[us]];
+                s -= tables_.cells.score[them][1 - usTable][board.cell(p).pcode[them]];
+            }
+        return s;
+    };
+    int32_t sum = patternSum(b, 0);
+    if (tables_.twoPlyPercent) {
+        Board before = b;
+        if (before.ply() > 0) before.undo();
+        sum += (patternSum(before, 1) - sum) * tables_.twoPlyPercent / 100;
+    }
     int oppFive = b.p4Count(them, A_FIVE) > 0;
     int32_t v = sum * tables_.scalePercent / 100 +
                 tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];

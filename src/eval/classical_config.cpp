@@ -55,6 +55,7 @@ ClassicalConfig loadClassicalConfig(const toml::table& doc, ClassicalConfig c) {
     readArray(*t, "move_own", c.moveOwn);
     readArray(*t, "move_opponent", c.moveOpp);
     readInt(*t, "scale_percent", c.scalePercent, 1, 1000);
+    readInt(*t, "two_ply_percent", c.twoPlyPercent, 0, 100);
     return c;
 }
 
@@ -79,6 +80,7 @@ std::string classicalConfigToToml(const ClassicalConfig& c) {
     writeArray(out, "move_own", c.moveOwn);
     writeArray(out, "move_opponent", c.moveOpp);
     out << "scale_percent = " << c.scalePercent << "\n";
+    out << "two_ply_percent = " << c.twoPlyPercent << "\n";
     return out.str();
 }
 

@@ -69,6 +69,7 @@ const SearchParamInfo PARAMS[] = {
     {"root_lmr_index", &SearchParams::rootLmrIndex, 1, 225, true},
     {"root_lmr_depth", &SearchParams::rootLmrDepth, 1, 64, false},
     {"root_four_lmr", &SearchParams::rootFourLmr, 0, 1, true},
+    {"partial_iteration", &SearchParams::partialIteration, 0, 1, true},
     {"vct_depth", &SearchParams::vctDepth, 0, 60, true},
     {"vct_nodes_per_ms", &SearchParams::vctNodesPerMs, 0, 10000, false},
     {"aspiration_depth", &SearchParams::aspirationDepth, 1, 64, true},

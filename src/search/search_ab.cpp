@@ -478,6 +478,7 @@ Value Worker::rootSearch(Value alpha, Value beta, Depth depth) {
         }
         undoMove();
         if (stop_.load(std::memory_order_relaxed)) break;
+        rm.searchedDepth = int(depth);
         if (i == size_t(pvIdx_) || v > alpha) {
             rm.score = v;
             rm.selDepth = selDepth_;

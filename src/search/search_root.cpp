@@ -143,6 +143,20 @@ SearchResult Worker::iterate(const Limits& limits, const IterationCallback& onIt
     return finish(result);
 }
 
+// The best of the root moves searched to their end at `depth` (the iteration the clock cut
+// short), when the previous best move is one of them: every other such move with a score beat
+// the previous best's new value, so it is the better move at this depth. Otherwise `previous`.
+RootMove Worker::partialBest(int depth, const RootMove& previous) const {
+    const RootMove* best = nullptr;
+    bool previousSearched = false;
+    for (const RootMove& rm : rootMoves_) {
+        if (rm.searchedDepth != depth) continue;
+        previousSearched |= rm.pos == previous.pos;
+        if (rm.score > -VALUE_INFINITE && (!best || rm.score > best->score)) best = &rm;
+    }
+    return previousSearched && best ? *best : previous;
+}
+
 void Worker::deepen(const IterationCallback& onIteration) {
     const bool main = id == 0;
     int multiPV = std::clamp(limits_.multiPV, 1, int(rootMoves_.size()));
@@ -196,6 +210,8 @@ void Worker::deepen(const IterationCallback& onIteration) {
             const RootMove& cur = rootMoves_[0];
             if (completedDepth == 0 || (cur.score > lastBest.score && cur.score > -VALUE_INFINITE))
                 lastBest = cur;
+            else if (params_.partialIteration > 0 && multiPV == 1)
+                lastBest = partialBest(depth, lastBest);
             break;
         }
         completedDepth = depth;

@@ -138,6 +138,7 @@ struct RootMove {
     Pos pos;
     Value score = -VALUE_INFINITE;
     Value previousScore = -VALUE_INFINITE;
+    int searchedDepth = 0; // the last iteration whose search of this move ran to its end
     int selDepth = 0;
     std::vector<Pos> pv;
 };
@@ -307,6 +308,7 @@ private:
     Value rootSearch(Value alpha, Value beta, Depth depth);
     // Iterative deepening over rootMoves_; the main thread reports and watches the clock.
     void deepen(const IterationCallback& onIteration);
+    RootMove partialBest(int depth, const RootMove& previous) const;
     int nextDepth(int depth, int maxDepth) const;
     void resetForSearch();
 

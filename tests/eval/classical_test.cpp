@@ -13,31 +13,38 @@ using namespace moku::eval;
 
 // Random games with moves and take-backs: the board's incremental score sums and the fast
 // evaluation must equal a from-scratch recompute after every step.
+// (Both with the present position alone and with two_ply_percent, whose fast form reads the
+// sums from before the last move out of the board's undo log.)
 TEST(Classical, IncrementalSumsMatchRecompute) {
     std::mt19937 rng(7);
     int checked = 0;
-    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU, Rule::CARO8}) {
-        ClassicalEvaluator ev(rule);
-        for (int game = 0; game < 12; game++) {
-            int size = game % 3 == 0 ? 20 : 15;
-            Board b(size, size, rule);
-            ev.attach(b);
-            for (int step = 0; step < 120 && !b.full(); step++) {
-                if (b.winner() != EMPTY || (b.ply() > 0 && rng() % 5 == 0)) {
-                    b.undo();
-                } else { // a random nearby move
-                    auto cand = b.candidates();
-                    if (cand.empty()) cand = b.emptyCells();
-                    b.move(cand[rng() % cand.size()]);
+    ClassicalConfig twoPly = ClassicalConfig::defaults();
+    twoPly.twoPlyPercent = 50;
+    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU, Rule::CARO8})
+        for (const ClassicalConfig& cfg : {ClassicalConfig::defaults(), twoPly}) {
+            ClassicalEvaluator ev(rule, cfg);
+            for (int game = 0; game < 12; game++) {
+                int size = game % 3 == 0 ? 20 : 15;
+                Board b(size, size, rule);
+                ev.attach(b);
+                for (int step = 0; step < 120 && !b.full(); step++) {
+                    if (b.winner() != EMPTY || (b.ply() > 0 && rng() % 5 == 0)) {
+                        b.undo();
+                    } else if (rng() % 16 == 0) {
+                        b.move(POS_PASS); // the search's null move
+                    } else {              // a random nearby move
+                        auto cand = b.candidates();
+                        if (cand.empty()) cand = b.emptyCells();
+                        b.move(cand[rng() % cand.size()]);
+                    }
+                    ASSERT_EQ(ev.evaluateFast(b), ev.evaluateSlow(b));
+                    if (step % 10 == 0) {
+                        ASSERT_EQ(b.checkConsistency(), "");
+                    }
+                    checked++;
                 }
-                ASSERT_EQ(ev.evaluateFast(b), ev.evaluateSlow(b));
-                if (step % 10 == 0) {
-                    ASSERT_EQ(b.checkConsistency(), "");
-                }
-                checked++;
             }
         }
-    }
     EXPECT_GT(checked, 4000);
 }
 

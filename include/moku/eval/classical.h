@@ -40,6 +40,11 @@ struct ClassicalConfig {
     std::array<int, game::PATTERN4_NB> moveOpp;
     // Overall scale of the pattern sum, in percent (maps the sum onto the winrate logit).
     int scalePercent;
+    // Share, in percent, of the position before the last move in the pattern sum (seen from
+    // the same side: its waiting table now, its to-move table then), which damps the swing
+    // of the sum between odd and even plies; 0 counts the present position alone (50 measured
+    // -228 +- 60 Elo, 200 self-play games at 0.2 s).
+    int twoPlyPercent;
 
     static ClassicalConfig defaults();
 };
@@ -51,6 +56,7 @@ struct ClassicalTables {
     int16_t moveOwn[game::PATTERN4_NB];
     int16_t moveOpp[game::PATTERN4_NB];
     int scalePercent;
+    int twoPlyPercent;
 
     ClassicalTables(const ClassicalConfig& cfg, Rule rule);
 };
@@ -79,6 +85,11 @@ public:
     Value evaluateFast(const game::Board& b) const {
         Color us = b.sideToMove(), them = ~us;
         int32_t sum = b.scoreSum(us, 0) - b.scoreSum(them, 1);
+        if (tables_.twoPlyPercent) {
+            // Before the last move the opponent was to move: the tables change places.
+            int32_t before = b.previousScoreSum(us, 1) - b.previousScoreSum(them, 0);
+            sum += (before - sum) * tables_.twoPlyPercent / 100;
+        }
         int oppFive = b.p4Count(them, game::A_FIVE) > 0;
         int32_t v = sum * tables_.scalePercent / 100 +
                     tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];

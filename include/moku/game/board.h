@@ -103,6 +103,11 @@ public:
     const CellScoreTable* scoreTable() const { return scores_; }
     // Sum over empty cells of score[c][toMoveIndex][pcode of c] (0 without a table).
     int32_t scoreSum(Color c, int toMoveIndex) const { return scoreSum_[c][toMoveIndex]; }
+    // The same sum before the last move (equal to scoreSum after a pass or before any move).
+    int32_t previousScoreSum(Color c, int toMoveIndex) const {
+        if (history_.empty() || history_.back().pos == POS_PASS) return scoreSum_[c][toMoveIndex];
+        return placeLog_.back().scoreSum[c][toMoveIndex];
+    }
 
     // Recomputes everything from the stones and compares it with the incremental state; returns
     // an empty string when they agree, otherwise what differs.

@@ -41,7 +41,8 @@ struct SearchParams {
     double fourLmr = 2;
     // Plies more for such a reduced plain four (it gets lmrThree and lmrAttack like a three).
     // Off: 1 measured 97-81-22 and 88-95-17 in two 200-game self-play matches at 0.2 s,
-    // pooled 51.1 %, about +8 Elo.
+    // pooled 51.1 %, about +8 Elo. Together with aspiration 20 / 1.5 / 10 and the SPSA threat
+    // term (classical.cpp): 98-85-17 and 93-96-11, +9 +- 33 Elo over 400 games at 0.2 s.
     double lmrPlainFour = 0;
     double lmrDeeperBase = 40;   // a reduced search that beats alpha by this (plus per ply
     double lmrDeeperPerPly = 10; // of reduction) is searched one ply deeper (two plies past
@@ -145,6 +146,12 @@ struct SearchParams {
     // four_lmr does below the root. 1: 97-89-14, +14 +- 47 Elo (200 self-play games at 0.2 s).
     // On with the bundle of four switches recorded at four_lmr.
     double rootFourLmr = 1;
+    // Above 0: when the clock stops an iteration after the previous best move was searched to
+    // the end at the new depth, the move that beat its new score is played even when that score
+    // is below the previous iteration's (the old best was refuted); 0 keeps the previous
+    // iteration's move unless the partial iteration scored a move above its old score.
+    // Off: 1 measured 93-94-13, -2 +- 47 Elo (200 self-play games at 0.2 s, freestyle).
+    double partialIteration = 0;
     // Root VCT (threes and fours) after the root's VCF, within this many threats (0: none, the
     // default: 12 measured +8 +- 26 Elo in 600 self-play games at 0.2 s, not enough to turn it
     // on): a win is played at once. Its node budget is vctNodesPerMs per millisecond of the
@@ -153,7 +160,8 @@ struct SearchParams {
     double vctNodesPerMs = 60;
     // Aspiration windows from this depth: the first half-width, its growth per failure
     // (new = old * growth + add) and the width past which the window opens fully. 20 / 1.5 /
-    // 10: +26 +- 46 and -10 +- 46 Elo in two 200-game matches at 0.2 s, not adopted.
+    // 10: +26 +- 46 and -10 +- 46 Elo in two 200-game matches at 0.2 s, not adopted (and in a
+    // bundle, see lmr_plain_four).
     double aspirationDepth = 4;
     double aspirationDelta = 40;
     double aspirationGrowth = 2.0;
