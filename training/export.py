@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import mix9_int  # noqa: E402
 from mix9_shapes import SHAPE_NB  # noqa: E402
-from train import load_model  # noqa: E402
+from train import load_model, pick_device  # noqa: E402
 
 ROWS = mix9_int.CODEBOOK_ROWS
 
@@ -46,21 +46,22 @@ def _nearest(x, c, c2):
     return (c2.unsqueeze(0) - 2 * (x @ c.T)).argmin(dim=1)
 
 
-def kmeans(x, weights, k, iters=None, batch=4096, seed=0, log=print):
-    """Mini-batch k-means (Sculley 2010) of rows x [R, 64] (float), sampling by weights.
+def kmeans(x, weights, k, iters=None, batch=4096, seed=0, log=print, device="cpu"):
+    """Mini-batch k-means (Sculley 2010) of rows x [R, 64] (float), sampling by weights, on
+    `device` (the samples are drawn on the CPU with a seeded generator).
     iters defaults to about five passes over the rows (20..200 batches).
-    Returns (centroids [k, 64], assignment [R])."""
+    Returns (centroids [k, 64], assignment [R]) on the CPU."""
     g = torch.Generator().manual_seed(seed)
-    x = torch.as_tensor(x, dtype=torch.float32)
+    x = torch.as_tensor(x, dtype=torch.float32).to(device)
     if iters is None:
         iters = int(min(200, max(20, -(-5 * x.shape[0] // batch))))
     p = torch.as_tensor(weights, dtype=torch.float64)
     p = p / p.sum()
-    init = torch.multinomial(p, k, replacement=k > x.shape[0], generator=g)
+    init = torch.multinomial(p, k, replacement=k > x.shape[0], generator=g).to(device)
     c = x[init].clone()
-    seen = torch.zeros(k)
+    seen = torch.zeros(k, device=device)
     for _ in range(iters):
-        idx = torch.multinomial(p, batch, replacement=True, generator=g)
+        idx = torch.multinomial(p, batch, replacement=True, generator=g).to(device)
         xb = x[idx]
         a = _nearest(xb, c, (c * c).sum(1))
         cnt = torch.bincount(a, minlength=k).float()
@@ -71,13 +72,13 @@ def kmeans(x, weights, k, iters=None, batch=4096, seed=0, log=print):
         c[m] = (1 - eta) * c[m] + eta * (sums[m] / cnt[m].unsqueeze(1))
     c = torch.clamp(torch.round(c), -512, 511)  # the codebook holds the rounded centroids
     c2 = (c * c).sum(1)
-    assign = torch.empty(x.shape[0], dtype=torch.long)
+    assign = torch.empty(x.shape[0], dtype=torch.long, device=device)
     for s in range(0, x.shape[0], 8192):
         assign[s : s + 8192] = _nearest(x[s : s + 8192], c, c2)
-    return c, assign
+    return c.cpu(), assign.cpu()
 
 
-def compress_table(q, counts, clusters=8192, log=print, rows_total=ROWS):
+def compress_table(q, counts, clusters=8192, log=print, rows_total=ROWS, device="cpu"):
     """q: int16 [SHAPE_NB, 64] quantised rows; counts: [SHAPE_NB] usage. Returns
     (codebook int16 [rows_total, 64], mapping uint16 [SHAPE_NB], stats dict)."""
     seen = np.nonzero(counts > 0)[0]
@@ -103,7 +104,7 @@ def compress_table(q, counts, clusters=8192, log=print, rows_total=ROWS):
         target[exact] = np.arange(1, exact.size + 1)
         codebook[1 : exact.size + 1] = rows[exact]
         t0 = time.time()
-        cent, assign = kmeans(rows[rare].astype(np.float32), usage[rare], k, log=log)
+        cent, assign = kmeans(rows[rare].astype(np.float32), usage[rare], k, log=log, device=device)
         cent_q = cent.to(torch.int16).numpy()
         base = exact.size + 1
         codebook[base : base + k] = cent_q
@@ -131,7 +132,7 @@ def size_mask(spec):
     return mask
 
 
-def export_model(model, counts, path, rule_mask, sizes_mask, description, clusters=8192, log=print):
+def export_model(model, counts, path, rule_mask, sizes_mask, description, clusters=8192, log=print, device="cpu"):
     """Writes `model` as a mix9svq file. counts: [2, SHAPE_NB] shape usage (None = every shape
     seen). Returns a stats dict."""
     t0 = time.time()
@@ -140,7 +141,7 @@ def export_model(model, counts, path, rule_mask, sizes_mask, description, cluste
     for t in range(2):
         q = model.table_int(t)
         c = np.ones(SHAPE_NB, dtype=np.int64) if counts is None else np.asarray(counts[t])
-        cb, mp, st = compress_table(q, c, clusters=clusters, log=log)
+        cb, mp, st = compress_table(q, c, clusters=clusters, log=log, device=device)
         w[f"cb{t}"], w[f"map{t}"] = cb, mp
         stats[f"table{t}"] = st
     header = {"rule_mask": rule_mask, "size_mask": sizes_mask, "description": description}
@@ -157,7 +158,10 @@ def main():
     ap.add_argument("--sizes", help="board sizes the file declares, e.g. 15 or 5-22 (default: the trained size)")
     ap.add_argument("--clusters", type=int, default=8192, help="k-means centroids when a table overflows")
     ap.add_argument("--description", help="default: names the data and the run")
+    ap.add_argument("--device", default="auto", choices=("auto", "cpu", "cuda"),
+                    help="where k-means runs (auto: CUDA when there is one)")
     args = ap.parse_args()
+    device = pick_device(args.device)
     ck = torch.load(args.checkpoint, map_location="cpu")
     model = load_model(ck)
     cfg = ck["args"]
@@ -167,7 +171,8 @@ def main():
         f"moku trainer: rule {rule}, size {cfg['size']}, run {os.path.basename(os.path.normpath(cfg['out']))}, "
         f"step {ck['step']}, {ck.get('positions_seen', 0)} positions from {', '.join(cfg['data'])}"
     )
-    stats = export_model(model, ck["counts"], args.out, mix9_int.RULE_BITS[rule], size_mask(sizes), desc, args.clusters)
+    stats = export_model(model, ck["counts"], args.out, mix9_int.RULE_BITS[rule], size_mask(sizes), desc, args.clusters,
+                         device=device)
     for t in range(2):
         s = stats[f"table{t}"]
         how = "exact" if s["clustered_shapes"] == 0 else (

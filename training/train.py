@@ -39,10 +39,11 @@ def pick_device(name):
 def losses(model, boards, value_t, policy_t, device):
     """(value loss, policy loss) tensors: soft-target cross-entropies, the policy over the
     empty cells only."""
-    codes = torch.from_numpy(shape_codes(boards)).to(device)
+    b = torch.from_numpy(np.ascontiguousarray(boards)).to(device)
+    codes = shape_codes(b)  # coded on the device (mix9_shapes' torch path)
     vt = torch.from_numpy(np.ascontiguousarray(value_t)).to(device)
     pt = torch.from_numpy(np.ascontiguousarray(policy_t)).to(device).flatten(1)
-    occupied = torch.from_numpy(boards != 0).to(device).flatten(1)
+    occupied = (b != 0).flatten(1)
     value, policy = model(codes)
     lv = -(vt * F_.log_softmax(value, dim=1)).sum(1).mean()
     logits = policy.flatten(1).masked_fill(occupied, -1e9)
@@ -185,6 +186,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", required=True, help="run directory")
     ap.add_argument("--resume", action="store_true", help="continue from RUN_DIR/checkpoint.pt")
+    ap.add_argument("--time-limit", type=float, default=0,
+                    help="stop after this many seconds of training (then validate and save)")
     args = ap.parse_args(argv)
 
     if args.threads:
@@ -232,8 +235,12 @@ def main(argv=None):
     acc_v = acc_p = 0.0
     acc_n = 0
     t_train = 0.0
+    # usage counts of the shapes, kept on the device and copied out at each checkpoint
+    counts_dev = torch.from_numpy(counts).to(device)
+    t_start = time.time()
+    out_of_time = False
     model.train()
-    while step < total:
+    while step < total and not out_of_time:
         t0 = time.time()
         if cursor + args.batch > len(order):
             order = rng.permutation(train_idx)
@@ -248,12 +255,11 @@ def main(argv=None):
         loss.backward()
         opt_dense.step()
         opt_sparse.step()
-        cnp = codes.cpu().numpy()
         touched = []
         for t in range(2):
-            c = cnp[:, 2 * t : 2 * t + 2].ravel()
-            counts[t] += np.bincount(c, minlength=SHAPE_NB)
-            touched.append(torch.from_numpy(np.unique(c)).to(device))
+            c = codes[:, 2 * t : 2 * t + 2].reshape(-1)
+            counts_dev[t] += torch.bincount(c, minlength=SHAPE_NB)
+            touched.append(torch.unique(c))
         model.clip_(touched)
         step += 1
         positions_seen += len(idx)
@@ -261,7 +267,8 @@ def main(argv=None):
         acc_p += lp.item()
         acc_n += 1
         t_train += time.time() - t0
-        if step % args.val_every == 0 or step == total:
+        out_of_time = args.time_limit > 0 and time.time() - t_start >= args.time_limit
+        if step % args.val_every == 0 or step == total or out_of_time:
             vv, vp = validate(model, ps, val_idx, args.batch, device)
             rate = acc_n * args.batch / t_train
             h = {
@@ -281,9 +288,11 @@ def main(argv=None):
             acc_v = acc_p = 0.0
             acc_n = 0
             t_train = 0.0
+            counts = counts_dev.cpu().numpy()
             save_checkpoint(ck_path, model, opt_dense, opt_sparse, counts, step, args, history, positions_seen, rng)
             plot_curve(history, os.path.join(args.out, "curve.png"), title)
-    print(f"train: done at step {step}; {ck_path}")
+    why = " (time limit)" if out_of_time and step < total else ""
+    print(f"train: done at step {step}{why}; {ck_path}")
 
 
 if __name__ == "__main__":

@@ -75,6 +75,31 @@ class ShapeCodes(unittest.TestCase):
             boards += 1
         self.assertEqual(boards, 2000)
 
+    def test_torch_path_matches_slow_twin(self):
+        """The trainer's torch path (CPU here, and CUDA where there is one) on random batches:
+        every code equals the slow per-cell loop."""
+        import torch
+
+        rng = np.random.default_rng(12)
+        devices = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
+        checked = 0
+        for _ in range(60):
+            n = int(rng.choice([5, 7, 9, 15, 20, 22]))
+            fill = rng.random()
+            b = rng.choice(3, size=(3, n, n), p=[1 - fill, fill / 2, fill / 2]).astype(np.uint8)
+            for dev in devices:
+                got = shape_codes(torch.from_numpy(b).to(dev))
+                self.assertIsInstance(got, torch.Tensor)
+                got = got.cpu().numpy()
+                self.assertEqual(got.shape, (3, 4, n, n))
+                for i in range(3):
+                    for y in range(n):
+                        for x in range(n):
+                            for d in range(4):
+                                self.assertEqual(got[i, d, y, x], slow_code(b[i], x, y, d), (dev, n, x, y, d))
+                checked += 1
+        self.assertEqual(checked, 60 * len(devices))
+
     def test_batched_equals_single(self):
         rng = np.random.default_rng(3)
         b = rng.integers(0, 3, size=(6, 15, 15)).astype(np.uint8)
