@@ -162,7 +162,7 @@ def main():
                     help="where k-means runs (auto: CUDA when there is one)")
     args = ap.parse_args()
     device = pick_device(args.device)
-    ck = torch.load(args.checkpoint, map_location="cpu")
+    ck = torch.load(args.checkpoint, map_location="cpu", weights_only=False)
     model = load_model(ck)
     cfg = ck["args"]
     rule = args.rule or cfg["rule"]

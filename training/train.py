@@ -208,7 +208,7 @@ def main(argv=None):
     total = args.steps if args.steps else max(1, int(round(args.epochs * steps_per_epoch)))
 
     if args.resume:
-        ck = torch.load(ck_path, map_location="cpu")
+        ck = torch.load(ck_path, map_location="cpu", weights_only=False)
         if ck["args"]["seed"] != args.seed:
             print(f"train: resuming with the checkpoint's seed {ck['args']['seed']}")
             args.seed = ck["args"]["seed"]

@@ -15,7 +15,7 @@ from mix9_int import Mix9File
 from mix9_shapes import board_from_moves
 
 # file name -> (rule, board size) it must cover
-SHIPPED = {"moku-fs15-g1.bin.lz4": ("freestyle", 15)}
+SHIPPED = {"moku-fs15-v2.bin.lz4": ("freestyle", 15)}
 
 # A few freestyle positions from the balanced openings and a longer game.
 POSITIONS = [
