@@ -11,7 +11,7 @@ Also `read_payload` / `write_file` (the exporter uses them) and the format const
 
 import struct
 
-import lz4.frame
+import lz4frame
 import numpy as np
 
 from mix9_shapes import SHAPE_NB, shape_codes
@@ -140,7 +140,7 @@ def build_file(header, w):
 def write_file(path, header, w):
     raw = build_file(header, w)
     with open(path, "wb") as f:
-        f.write(lz4.frame.compress(raw, compression_level=0))
+        f.write(lz4frame.compress(raw, compression_level=0))
     return len(raw)
 
 
@@ -204,7 +204,7 @@ class Mix9File:
     @classmethod
     def load(cls, path):
         with open(path, "rb") as f:
-            raw = lz4.frame.decompress(f.read())
+            raw = lz4frame.decompress(f.read())
         return cls(*read_payload(raw))
 
     def supports(self, rule, n):

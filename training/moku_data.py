@@ -13,7 +13,7 @@ record is reported and skipped; the counts are printed by the trainer.
 import dataclasses
 import struct
 
-import lz4.frame
+import lz4frame
 import numpy as np
 
 MAGIC = 0x50534B4D
@@ -51,7 +51,7 @@ def write_shard(path, games, games_per_frame=16):
         for g in range(0, len(games), games_per_frame):
             data = b"".join(encode_record(r) for game in games[g : g + games_per_frame] for r in game)
             offsets.append(f.tell())
-            f.write(lz4.frame.compress(data, content_checksum=True))
+            f.write(lz4frame.compress(data, content_checksum=True))
     return offsets
 
 
@@ -72,7 +72,7 @@ def _frames(path, data, report):
     one (truncated or corrupt) with its byte offset and stops there."""
     off = 0
     while off < len(data):
-        d = lz4.frame.LZ4FrameDecompressor()
+        d = lz4frame.FrameDecompressor()
         try:
             out = d.decompress(data[off:])
         except RuntimeError as e:
