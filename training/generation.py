@@ -11,8 +11,8 @@ Each phase is the project's own command (pbrain-moku selfplay, train.py, export.
 scripts/match.py), run as a subprocess with its output in OUT/logs/; the budgets in seconds make
 a run fit a fixed slot (a borrowed GPU machine), and counts (--games, --epochs, --match-games)
 bound it otherwise. Self-play shards are OUT/data/shard-N.mksp.lz4 with seeds --seed-base + N: a
-second run with the same OUT resumes them (a shard stopped by its time budget keeps every
-finished frame). Renju trains and exports one network per side to move (net-black, net-white).
+second run with the same OUT resumes them (a shard stopped by its time budget writes every
+game it finished). Renju trains and exports one network per side to move (net-black, net-white).
 OUT/generation.json records each phase's wall time and the match's result.
 """
 
@@ -133,20 +133,33 @@ class Run:
             if deadline and time.time() >= deadline:
                 for p, _ in procs:
                     if p.poll() is None:
-                        p.terminate()  # the frames written so far stay readable
+                        p.terminate()  # SIGTERM: the shard ends after its game in play, written
                         stopped += 1
                 for p, _ in procs:
-                    p.wait()
+                    try:
+                        p.wait(timeout=120)
+                    except subprocess.TimeoutExpired:
+                        p.kill()  # a game that long is not worth waiting for: its frame is lost
+                        p.wait()
                 break
             time.sleep(0.2)
-        failed = [i + 1 for i, (p, _) in enumerate(procs) if p.returncode not in (0, -15)]
+        failed = [i + 1 for i, (p, _) in enumerate(procs) if p.returncode not in (0, -9)]
         for _, log in procs:
             log.close()
         if failed:
             raise SystemExit(f"generation: self-play shard(s) {failed} failed; see {self.logs}/selfplay-N.log")
         size = sum(os.path.getsize(f) for f in glob.glob(os.path.join(self.data, "*.mksp.lz4")))
-        self.say(f"self-play: {a.jobs} shards, {stopped} stopped by the time budget, {size} bytes of records")
-        return {"shards": a.jobs, "stopped_by_budget": stopped, "bytes": size}
+        games = positions = 0  # this run's, from each shard's summary line
+        for i in range(1, a.jobs + 1):
+            with open(os.path.join(self.logs, f"selfplay-{i}.log")) as f:
+                m = re.search(r"^selfplay: (\d+) games \(.*\), (\d+) positions", f.read(), re.M)
+            if m:
+                games += int(m.group(1))
+                positions += int(m.group(2))
+        self.say(f"self-play: {a.jobs} shards, {stopped} stopped by the time budget; {games} games, "
+                 f"{positions} positions played now; {size} bytes of records in all")
+        return {"shards": a.jobs, "stopped_by_budget": stopped, "games": games, "positions": positions,
+                "bytes": size}
 
     def train(self):
         a = self.a

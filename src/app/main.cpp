@@ -1,6 +1,7 @@
 // pbrain-moku: protocol mode without arguments (what the managers start), plus sub-commands
 // (bench, evaluate, params, play, selfplay).
 // In protocol mode nothing may reach stdout before the first command: problems go to stderr.
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -133,6 +134,14 @@ int play(const moku::app::Config& config, const cxxopts::ParseResult& args) {
                               o);
 }
 
+// SIGINT / SIGTERM during `selfplay`: the run ends after the game in play, its games written. A
+// second signal ends the process at once (the default action is back).
+volatile std::sig_atomic_t selfplayStop = 0;
+extern "C" void onSelfplaySignal(int sig) {
+    selfplayStop = 1;
+    std::signal(sig, SIG_DFL);
+}
+
 // `selfplay`: the options are checked here (a bad one is a usage error, exit status 2).
 int selfplay(const moku::app::Config& config, const cxxopts::ParseResult& args) {
     moku::app::SelfplayOptions o;
@@ -207,6 +216,9 @@ int selfplay(const moku::app::Config& config, const cxxopts::ParseResult& args) 
     }
     o.progress = moku::app::isTerminal(stderr);
     moku::game::prebuildPatternTables();
+    std::signal(SIGINT, onSelfplaySignal);
+    std::signal(SIGTERM, onSelfplaySignal);
+    o.stopRequested = [] { return selfplayStop != 0; };
     return moku::app::runSelfplay(o, config.engine, config.classical, config.search, std::cerr);
 }
 

@@ -407,6 +407,7 @@ int runSelfplay(const SelfplayOptions& o, const engine::EngineOptions& engineOpt
     uint64_t fileEnd = std::filesystem::file_size(o.output, sizeError);
     if (sizeError) fileEnd = 0;
     const int newGames = o.games - rp.games;
+    int stoppedAt = 0; // the games in the file when a stop request ended the run
     Progress progress(err, o.progress, newGames);
     auto start = std::chrono::steady_clock::now();
     auto seconds = [&] {
@@ -421,7 +422,9 @@ int runSelfplay(const SelfplayOptions& o, const engine::EngineOptions& engineOpt
         }
         (winner == BLACK ? stats.blackWins : winner == WHITE ? stats.whiteWins : stats.draws)++;
         pendingGames++;
-        if (pendingGames == o.gamesPerFrame || g + 1 == o.games) {
+        const bool stopping = o.stopRequested && g + 1 < o.games && o.stopRequested();
+        if (stopping) stoppedAt = g + 1;
+        if (pendingGames == o.gamesPerFrame || g + 1 == o.games || stopping) {
             std::string frame = data::compressFrame(pending);
             file.seekp(std::streamoff(writeAt));
             file.write(frame.data(), std::streamsize(frame.size()));
@@ -449,13 +452,18 @@ int runSelfplay(const SelfplayOptions& o, const engine::EngineOptions& engineOpt
         int done = g + 1 - rp.games;
         progress.update(done, std::to_string(stats.positions) + " positions, " +
                                   rate(double(stats.positions), seconds()) + " positions/s");
+        if (stopping) break;
     }
     progress.finish();
     double s = seconds();
-    err << "selfplay: " << newGames << " games (" << o.games << " in " << o.output << "), "
-        << stats.positions << " positions; black won " << stats.blackWins << ", white won "
-        << stats.whiteWins << ", drawn " << stats.draws << "; " << rate(newGames, s) << " games/s, "
-        << rate(double(stats.positions), s) << " positions/s\n";
+    const int played = (stoppedAt ? stoppedAt : o.games) - rp.games;
+    if (stoppedAt)
+        err << name << ": stopped after " << stoppedAt << " of " << o.games
+            << " games; the same command resumes it\n";
+    err << "selfplay: " << played << " games (" << (stoppedAt ? stoppedAt : o.games) << " in "
+        << o.output << "), " << stats.positions << " positions; black won " << stats.blackWins
+        << ", white won " << stats.whiteWins << ", drawn " << stats.draws << "; " << rate(played, s)
+        << " games/s, " << rate(double(stats.positions), s) << " positions/s\n";
     return 0;
 }
 

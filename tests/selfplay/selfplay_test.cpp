@@ -5,6 +5,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -164,6 +166,33 @@ TEST(Selfplay, ResumedRunsWriteTheSameBytes) {
     EXPECT_NE(messages.find("resuming after 3 games"), std::string::npos) << messages;
     EXPECT_EQ(slurp(part.output), expected);
 
+    // A stop request after 3 of 6 games: the 3 games are written (a short last frame), and the
+    // same options resume to the bytes of the uninterrupted run.
+    app::SelfplayOptions stopped = direct;
+    stopped.output = (dir / "stopped.mksp.lz4").string();
+    int asked = 0;
+    stopped.stopRequested = [&asked] { return ++asked == 3; };
+    ASSERT_EQ(run(stopped, &messages), 0);
+    EXPECT_NE(messages.find("stopped after 3 of 6 games"), std::string::npos) << messages;
+    EXPECT_NE(messages.find("selfplay: 3 games (3 in"), std::string::npos) << messages;
+    {
+        data::ReadResult r = data::readRecordFile(stopped.output);
+        EXPECT_TRUE(r.complete);
+        EXPECT_EQ(data::gameStarts(r.records).size(), 3u);
+        EXPECT_EQ(r.frames.size(), 2u);
+    }
+    stopped.stopRequested = nullptr;
+    ASSERT_EQ(run(stopped, &messages), 0);
+    EXPECT_NE(messages.find("resuming after 3 games"), std::string::npos) << messages;
+    EXPECT_EQ(slurp(stopped.output), expected);
+    // A request after the last game changes nothing.
+    stopped.output = (dir / "late-request.mksp.lz4").string();
+    asked = 0;
+    stopped.stopRequested = [&asked] { return ++asked >= 6; };
+    ASSERT_EQ(run(stopped, &messages), 0);
+    EXPECT_EQ(messages.find("stopped after"), std::string::npos) << messages;
+    EXPECT_EQ(slurp(stopped.output), expected);
+
     // A finished file is left alone.
     ASSERT_EQ(run(part, &messages), 0);
     EXPECT_NE(messages.find("already complete"), std::string::npos) << messages;
@@ -258,5 +287,37 @@ TEST(Selfplay, CommandRejectsBadInput) {
     EXPECT_NE(slurp(dir / "err.txt").find("cannot write"), std::string::npos);
     EXPECT_EQ(status("--games 1 --output " + out + " --nodes 200:300"), 0);
     EXPECT_TRUE(data::readRecordFile(out).complete);
+    fs::remove_all(dir);
+}
+
+// The command itself: SIGTERM (as `timeout` or a batch scheduler sends it) ends the run after
+// the game in play with exit status 0, and the file holds every game the message counts.
+TEST(Selfplay, SignalEndsTheRunWithItsGamesWritten) {
+    fs::path dir = tempDir("signal");
+    const std::string out = (dir / "s.mksp.lz4").string();
+    const std::string errPath = (dir / "err.txt").string();
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        std::FILE* e = std::freopen(errPath.c_str(), "w", stderr);
+        if (!e) ::_exit(99);
+        ::execl(MOKU_ENGINE_PATH, MOKU_ENGINE_PATH, "selfplay", "--games", "1000000", "--nodes",
+                "100:200", "--output", out.c_str(), static_cast<char*>(nullptr));
+        ::_exit(98);
+    }
+    ::usleep(1500 * 1000);
+    ASSERT_EQ(::kill(pid, SIGTERM), 0);
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    const std::string messages = slurp(errPath);
+    size_t at = messages.find("stopped after ");
+    ASSERT_NE(at, std::string::npos) << messages;
+    int games = std::atoi(messages.c_str() + at + 14);
+    EXPECT_GE(games, 1) << messages;
+    data::ReadResult r = data::readRecordFile(out);
+    EXPECT_TRUE(r.complete);
+    EXPECT_EQ(int(data::gameStarts(r.records).size()), games) << messages;
     fs::remove_all(dir);
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -32,6 +33,9 @@ struct SelfplayOptions {
     int randomPlies = 6; // after the opening, moves drawn among the good root moves
     int gamesPerFrame = 16;
     bool progress = false; // a progress line on stderr
+    // Asked after each game: true ends the run there, with the games played so far written
+    // (the command sets it on SIGINT / SIGTERM). Empty: the run plays all its games.
+    std::function<bool()> stopRequested;
 };
 
 // One opening line: c-gomoku-cli `pos` ("h8i9j10": letter = x from a, number = y + 1) or
@@ -42,7 +46,10 @@ std::string parseOpening(std::string_view line, Rule rule, int size, Opening& ou
 std::string loadOpenings(const std::string& path, Rule rule, int size, std::vector<Opening>& out);
 
 // Plays the games the output lacks (it resumes an existing file) and writes them; messages and
-// the summary go to `err`. Returns the exit status (0, or 1 after an error it reported).
+// the summary go to `err`. Returns the exit status (0, or 1 after an error it reported). A stop
+// request ends the run after the game in play, its games written (a short last frame, which a
+// later run with the same options reopens and continues: the file is then the same as if the
+// run had not stopped).
 int runSelfplay(const SelfplayOptions& options, const engine::EngineOptions& engineOptions,
                 const eval::ClassicalConfig& classical, const search::SearchParams& search,
                 std::ostream& err);
