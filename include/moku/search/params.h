@@ -53,7 +53,8 @@ struct SearchParams {
     double moveCountBase = 3;
     double moveCountPower = 1.32;
     // Moves that make no shape for either side (Pattern4 NONE for both) are not searched
-    // below this depth (0: never pruned).
+    // below this depth (0: never pruned). Rapfi's 4.3 measured 95-92-13, +5 +- 47 Elo (200
+    // self-play games at 0.2 s, freestyle).
     double trivialPruneDepth = 0;
     // Razoring to the quiescence search below this depth, margin base + perDepth * depth.
     // (Rapfi's sizes, 2.6 / 19 / 14: 89-90-21, -2 +- 46 Elo, 200 self-play games at 0.2 s.)
