@@ -11,7 +11,8 @@ namespace moku::search {
 struct SearchParams {
     // Late-move reductions: lmrBase + ln(depth) ln(moveCount) lmrScale plies, then adjusted.
     double lmrBase = 0.1;
-    double lmrScale = 0.85;       // renju with 0.65: +21 and -23 Elo, two 200-game matches
+    double lmrScale = 0.85;       // renju with 0.65: +21 and -23 Elo, two 200-game matches;
+                                  // freestyle with 1.0 (Rapfi's size): 92-93-15, -2 +- 47
     double lmrCutNode = 1.0;      // more at an expected cut node (0 for a quiet killer there,
                                   // Rapfi's exemption: -14 +- 47 Elo, 200 games at 0.2 s)
     double lmrNotImproving = 0.5; // more when the static value is not improving
