@@ -14,7 +14,8 @@ struct SearchParams {
     double lmrScale = 0.85;       // renju with 0.65: +21 and -23 Elo, two 200-game matches;
                                   // freestyle with 1.0 (Rapfi's size): 92-93-15, -2 +- 47
     double lmrCutNode = 1.0;      // more at an expected cut node (0 for a quiet killer there,
-                                  // Rapfi's exemption: -14 +- 47 Elo, 200 games at 0.2 s)
+                                  // Rapfi's exemption: -14 +- 47 Elo, 200 games at 0.2 s;
+                                  // Rapfi's 1.8: 84-102-14, -31 +- 47, freestyle)
     double lmrNotImproving = 0.5; // more when the static value is not improving
     double lmrThree = 1.0;        // less for a move that makes a three
     double lmrFailHigh = 0;       // more at a node that will most likely fail high (was 1,
