@@ -28,7 +28,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-SHORT = {"freestyle": "fs", "standard": "std", "renju": "renju"}
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+from match import default_openings  # noqa: E402
+
 GOMOCUP_RULE = {"freestyle": 0, "standard": 1, "renju": 4}
 
 
@@ -72,8 +75,7 @@ def parse_args(argv):
     if not os.path.isfile(args.engine):
         ap.error(f"engine not found: {args.engine} (build it, or give --engine)")
     if args.openings is None:
-        path = os.path.join(ROOT, "bench", "openings", f"balanced_{SHORT[args.rule]}{args.size}.txt")
-        args.openings = path if os.path.exists(path) else None
+        args.openings = default_openings(GOMOCUP_RULE[args.rule], args.size)
     if args.match_games % 2:
         ap.error("--match-games must be even (both colours of each opening)")
     args.cli = os.environ.get("C_GOMOKU_CLI") or shutil.which("c-gomoku-cli")
@@ -104,6 +106,9 @@ class Run:
 
     def sides(self):
         return ["black", "white"] if self.a.rule == "renju" else ["any"]
+
+    def run_dir(self, side):
+        return os.path.join(self.out, "run" if side == "any" else f"run-{side}")
 
     def net_path(self, side):
         return os.path.join(self.out, "net.bin.lz4" if side == "any" else f"net-{side}.bin.lz4")
@@ -166,7 +171,7 @@ class Run:
         out = {}
         sides = self.sides()
         for side in sides:
-            run_dir = os.path.join(self.out, "run" if side == "any" else f"run-{side}")
+            run_dir = self.run_dir(side)
             cmd = [a.python, os.path.join(HERE, "train.py"), "--data", os.path.join(self.data, "*.mksp.lz4"),
                    "--rule", a.rule, "--size", str(a.size), "--side", side, "--batch", str(a.batch),
                    "--value-mix", str(a.value_mix), "--device", a.device, "--out", run_dir]
@@ -191,7 +196,7 @@ class Run:
         a = self.a
         out = {}
         for side in self.sides():
-            run_dir = os.path.join(self.out, "run" if side == "any" else f"run-{side}")
+            run_dir = self.run_dir(side)
             log_path = os.path.join(self.logs, f"export-{side}.log")
             self.run([a.python, os.path.join(HERE, "export.py"), os.path.join(run_dir, "checkpoint.pt"),
                       "--out", self.net_path(side), "--device", a.device], log_path)

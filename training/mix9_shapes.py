@@ -59,44 +59,31 @@ def shape_codes(boards):
     """Codes [..., 4, N, N] (int64) of digit boards [..., N, N]. A torch tensor is coded with
     torch on its own device (the trainer's GPU path) and gives a torch tensor; anything else
     gives a numpy array."""
-    if type(boards).__module__.startswith("torch"):
-        return _shape_codes_torch(boards)
-    boards = np.asarray(boards)
-    n = boards.shape[-1]
-    assert boards.shape[-2] == n, "square boards only"
-    lead = boards.shape[:-2]
-    flat = boards.reshape((-1, n, n)).astype(np.int64)
-    pad = np.zeros((flat.shape[0], n + 10, n + 10), dtype=np.int64)
-    pad[:, 5 : 5 + n, 5 : 5 + n] = flat  # off-board cells read as 0: they add nothing
-    out = np.empty((flat.shape[0], 4, n, n), dtype=np.int64)
-    for d, (dx, dy) in enumerate(DIRS):
-        acc = np.broadcast_to(border_codes(n)[d], (flat.shape[0], n, n)).copy()
-        for k in range(-5, 6):
-            # p = c - k*d: rows y - k*dy, columns x - k*dx
-            oy, ox = 5 - k * dy, 5 - k * dx
-            acc += pad[:, oy : oy + n, ox : ox + n] * POW3[k + 5]
-        out[:, d] = acc
-    return out.reshape(lead + (4, n, n))
-
-
-def _shape_codes_torch(boards):
-    """shape_codes for a torch tensor: the same sums, computed where the tensor lives."""
-    import torch
-
+    is_torch = type(boards).__module__.startswith("torch")
+    if not is_torch:
+        boards = np.asarray(boards)
     n = boards.shape[-1]
     assert boards.shape[-2] == n, "square boards only"
     lead = tuple(boards.shape[:-2])
-    flat = boards.reshape((-1, n, n)).to(torch.int64)
-    pad = torch.zeros((flat.shape[0], n + 10, n + 10), dtype=torch.int64, device=boards.device)
-    pad[:, 5 : 5 + n, 5 : 5 + n] = flat
-    border = torch.from_numpy(np.array(border_codes(n))).to(boards.device)
-    out = torch.empty((flat.shape[0], 4, n, n), dtype=torch.int64, device=boards.device)
+    border = border_codes(n)
+    if is_torch:
+        import torch
+
+        flat = boards.reshape((-1, n, n)).to(torch.int64)
+        pad = torch.zeros((flat.shape[0], n + 10, n + 10), dtype=torch.int64, device=boards.device)
+        out = torch.empty((flat.shape[0], 4, n, n), dtype=torch.int64, device=boards.device)
+        border = torch.from_numpy(np.array(border)).to(boards.device)
+    else:
+        flat = boards.reshape((-1, n, n)).astype(np.int64)
+        pad = np.zeros((flat.shape[0], n + 10, n + 10), dtype=np.int64)
+        out = np.empty((flat.shape[0], 4, n, n), dtype=np.int64)
+    pad[:, 5 : 5 + n, 5 : 5 + n] = flat  # off-board cells read as 0: they add nothing
     for d, (dx, dy) in enumerate(DIRS):
-        acc = border[d].expand(flat.shape[0], n, n).clone()
+        out[:, d] = border[d]
         for k in range(-5, 6):
+            # p = c - k*d: rows y - k*dy, columns x - k*dx
             oy, ox = 5 - k * dy, 5 - k * dx
-            acc += pad[:, oy : oy + n, ox : ox + n] * POW3[k + 5]
-        out[:, d] = acc
+            out[:, d] += pad[:, oy : oy + n, ox : ox + n] * POW3[k + 5]
     return out.reshape(lead + (4, n, n))
 
 

@@ -456,14 +456,14 @@ int runSelfplay(const SelfplayOptions& o, const engine::EngineOptions& engineOpt
     }
     progress.finish();
     double s = seconds();
-    const int played = (stoppedAt ? stoppedAt : o.games) - rp.games;
+    const int inFile = stoppedAt ? stoppedAt : o.games, played = inFile - rp.games;
     if (stoppedAt)
         err << name << ": stopped after " << stoppedAt << " of " << o.games
             << " games; the same command resumes it\n";
-    err << "selfplay: " << played << " games (" << (stoppedAt ? stoppedAt : o.games) << " in "
-        << o.output << "), " << stats.positions << " positions; black won " << stats.blackWins
-        << ", white won " << stats.whiteWins << ", drawn " << stats.draws << "; " << rate(played, s)
-        << " games/s, " << rate(double(stats.positions), s) << " positions/s\n";
+    err << "selfplay: " << played << " games (" << inFile << " in " << o.output << "), "
+        << stats.positions << " positions; black won " << stats.blackWins << ", white won "
+        << stats.whiteWins << ", drawn " << stats.draws << "; " << rate(played, s) << " games/s, "
+        << rate(double(stats.positions), s) << " positions/s\n";
     return 0;
 }
 
