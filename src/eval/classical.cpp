@@ -20,6 +20,13 @@ using namespace moku::game;
 // 1584, opponent 0/5/104/217/156, block 22 %: against these defaults at 0.2 s it measured
 // 101-85-14 and 96-93-11 in freestyle (+16 +- 33 Elo over 400 games) and 98-99-3 in renju
 // (-2 +- 48), too little to adopt.
+// The waiting side's twos and threes set how much the sum favours the side to move, summed
+// over dozens of cells: on a 6-stone opening the root value swings by about 250 between odd and
+// even depths. The search's margins are tuned to that swing, and both ways lose (200 self-play
+// games at 0.2 s, freestyle): those values doubled (F2 16/18/20, B3 16/18, Pattern4 G 32, I 16,
+// J 10; the swing turns to about -790) 5-194-1; halved (4/5/5, 4/5, G 8, I 4, J 3; +810)
+// 49-80-4 after 133 games, -82 +- 60; the low patterns set to the mean of the two tables
+// (fours, five and open-four points and the threat Pattern4 entries kept) 6-67-0 after 73.
 ClassicalConfig ClassicalConfig::defaults() {
     ClassicalConfig c;
     //               DEAD OL B1 F1 B2 F2 F2A F2B B3 B3S F3 F3S B4 B4S F4  F5
