@@ -44,8 +44,7 @@ struct ClassicalConfig {
     // the same side: its waiting table now, its to-move table then), which damps the swing
     // of the sum between odd and even plies; 0 counts the present position alone (50 measured
     // -228 +- 60 Elo, 200 self-play games at 0.2 s; -20, past the accepted range: -35 +- 47;
-    // 50 with Rapfi's futility, razoring and reduction sizes and tt_value_eval 1: 30-124-1 after
-    // 155 games, stopped).
+    // 50 with Rapfi's margins as well: configs/config.toml).
     int twoPlyPercent;
 
     static ClassicalConfig defaults();

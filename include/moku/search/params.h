@@ -171,8 +171,8 @@ struct SearchParams {
     // Aspiration windows from this depth: the first half-width, its growth per failure
     // (new = old * growth + add) and the width past which the window opens fully. 20 / 1.5 /
     // 10: +26 +- 46 and -10 +- 46 Elo in two 200-game matches at 0.2 s, not adopted (and in a
-    // bundle, see lmr_plain_four). Rapfi's form (from depth 5, 16 growing by x0.75 + |value| /
-    // 4096 + 6, and one ply less per three fail highs in a row; code not kept): 94-95-11, -2 +- 47.
+    // bundle, see lmr_plain_four). Rapfi's form (from depth 5, 16, new = old * (0.75 + |value| /
+    // 4096) + 6, one ply less per three fail highs in a row; code not kept): 94-95-11, -2 +- 47.
     double aspirationDepth = 4;
     double aspirationDelta = 40;
     double aspirationGrowth = 2.0;
