@@ -231,6 +231,41 @@ TEST(EngineOptions, HashFollowsMaxMemoryHashSizeAndThreads) {
     EXPECT_NE(notes[1].find("2 threads"), std::string::npos) << notes[1];
 }
 
+TEST(SmpMemory, TimeControlBoundsTheTable) {
+    const uint64_t MIB = 1 << 20;
+    search::TimeControl tc;
+    tc.turnTimeMs = 500;
+    EXPECT_EQ(timeTableCap(tc, 1, false), 500 * TABLE_BYTES_PER_MS); // 31.25 MiB
+    EXPECT_EQ(timeTableCap(tc, 2, false), 1000 * TABLE_BYTES_PER_MS);
+    EXPECT_EQ(timeTableCap(tc, 1, true), 0u); // pondering: no bound
+    tc.turnTimeMs = 0;                        // move at once: the smallest table
+    EXPECT_EQ(timeTableCap(tc, 1, false), 16 * MIB);
+    tc.turnTimeMs = 30000;
+    tc.matchTimeMs = 8000; // an eighth of the match is the smaller: 1 s
+    EXPECT_EQ(timeTableCap(tc, 1, false), 1000 * TABLE_BYTES_PER_MS);
+    tc.incrementMs = 500;
+    EXPECT_EQ(timeTableCap(tc, 1, false), 2000 * TABLE_BYTES_PER_MS);
+
+    // In the engine: the smaller of hash_size and the time control's bound counts.
+    Engine e;
+    e.options().maxMemoryBytes = 367001600;
+    e.options().time.turnTimeMs = 200;
+    e.applyHashSize();
+    EXPECT_EQ(e.memoryPlan().tableBytes, 16 * MIB);
+    EXPECT_EQ(e.memoryPlan().timeCapBytes, 16 * MIB);
+    e.options().hashKiB = 8 << 10;
+    e.applyHashSize();
+    EXPECT_EQ(e.memoryPlan().tableBytes, 8 * MIB);
+    e.options().hashKiB = 0;
+    e.options().time.turnTimeMs = 2000; // 125 MiB
+    e.applyHashSize();
+    EXPECT_EQ(e.memoryPlan().tableBytes, 2000 * TABLE_BYTES_PER_MS);
+    e.options().pondering = true; // max_memory alone (less what this test process holds)
+    e.applyHashSize();
+    EXPECT_EQ(e.memoryPlan().timeCapBytes, 0u);
+    EXPECT_GT(e.memoryPlan().tableBytes, 2000 * TABLE_BYTES_PER_MS);
+}
+
 TEST(SmpMemory, PlanKeepsTheProcessUnderTheLimit) {
     using search::TranspositionTable;
     const uint64_t MIB = 1 << 20;

@@ -8,8 +8,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "protocol/child_process.h"
 
@@ -66,6 +69,27 @@ void checkPeak(uint64_t maxMemory, int searchMs) {
     EXPECT_EQ(e.waitExit(5000), 0);
 }
 
+// A fresh engine's first turn, as c-gomoku-cli sends it (INFO lines and the position written
+// together, max_memory 350 MB): its move (nullopt: none within 5 s) and the milliseconds from
+// the first INFO line to it.
+std::pair<std::optional<std::string>, long long>
+firstTurn(ChildEngine& e, const char* turnMs, std::initializer_list<const char*> board) {
+    e.send("START 15");
+    if (e.reply(5000) != "OK") return {std::nullopt, 0};
+    auto start = std::chrono::steady_clock::now();
+    for (const char* line : {"INFO rule 0", "INFO timeout_match 0", "INFO max_memory 367001600",
+                             "INFO time_left 2147483647"})
+        e.send(line);
+    e.send(std::string("INFO timeout_turn ") + turnMs);
+    e.send("BOARD");
+    for (const char* line : board) e.send(line);
+    e.send("DONE");
+    auto move = e.reply(5000);
+    return {move, (long long)std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count()};
+}
+
 } // namespace
 
 // The table's pages are written when the manager tells the memory limit, not during the first
@@ -90,29 +114,41 @@ TEST(SmpMemory, TableResidentOnceTheLimitIsKnown) {
 }
 
 // c-gomoku-cli writes INFO max_memory and the first BOARD together: the table's pages must not
-// delay that turn; they are written in the idle time after it.
+// delay that turn. A 200 ms turn gets a table sized to its time control (16 MiB), whose pages a
+// search writes in a few milliseconds, rather than the 300 MiB max_memory would allow.
 TEST(SmpMemory, TablePagesNeverDelayATurn) {
     if (SANITIZED) GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
     ChildEngine e;
-    e.send("START 15");
-    ASSERT_EQ(e.reply(5000), "OK");
-    auto start = std::chrono::steady_clock::now();
-    for (const char* line : {"INFO rule 0", "INFO timeout_turn 200", "INFO timeout_match 0",
-                             "INFO max_memory 367001600", "INFO time_left 2147483647", "BOARD",
-                             "7,7,1", "8,8,2", "DONE"})
-        e.send(line);
-    ASSERT_TRUE(e.reply(5000));
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
+    auto [move, ms] = firstTurn(e, "200", {"7,7,1", "8,8,2"});
+    ASSERT_TRUE(move);
     EXPECT_LE(ms, 220) << "the first turn (200 ms) took " << ms << " ms";
-    uint64_t resident = 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    uint64_t resident = statusBytes(e.pid(), "VmRSS");
+    std::printf("first turn %lld ms; then %lu MiB resident\n", (long long)ms,
+                (unsigned long)(resident >> 20));
+    EXPECT_LT(resident, uint64_t(64) << 20);
+    e.send("END");
+    EXPECT_EQ(e.waitExit(5000), 0);
+}
+
+// A long turn keeps the large table; when the move is found at once (here a five), the pages
+// are still written after the reply, in the idle time, not before it.
+TEST(SmpMemory, LargeTablePagedAfterTheReply) {
+    if (SANITIZED) GTEST_SKIP() << "sanitizer shadow memory is not the engine's";
+    ChildEngine e;
+    auto [move, ms] = firstTurn(
+        e, "10000", {"7,3,1", "7,4,1", "7,5,1", "7,6,1", "3,3,2", "3,5,2", "3,7,2", "3,9,2"});
+    ASSERT_TRUE(move);
+    EXPECT_TRUE(*move == "7,2" || *move == "7,7") << *move;
+    EXPECT_LT(ms, 1000); // the five is played at once, not at the end of the 10 s turn
+    uint64_t atReply = statusBytes(e.pid(), "VmRSS");
+    uint64_t resident = atReply;
     for (int i = 0; i < 100 && resident <= (uint64_t(250) << 20); i++) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         resident = statusBytes(e.pid(), "VmRSS");
     }
-    std::printf("first turn %lld ms; then %lu MiB resident\n", (long long)ms,
-                (unsigned long)(resident >> 20));
+    std::printf("five found in %lld ms with %lu MiB resident; then %lu MiB\n", (long long)ms,
+                (unsigned long)(atReply >> 20), (unsigned long)(resident >> 20));
     EXPECT_GT(resident, uint64_t(250) << 20);
     e.send("END");
     EXPECT_EQ(e.waitExit(5000), 0);

@@ -75,6 +75,7 @@ struct MemoryPlan {
     uint64_t baselineBytes = 0; // resident without the table: code, tables, network, threads
     uint64_t reserveBytes = 0;  // kept free for stack growth, allocator slack, late loads
     uint64_t wantBytes = 0;     // the user's upper bound (hash_size); 0 = none
+    uint64_t timeCapBytes = 0;  // the bound from the time control (timeTableCap); 0 = none
     uint64_t tableBytes = 0;    // what the table got
     uint64_t failedBytes = 0;   // nonzero: this larger table could not be allocated
     int threads = 1;
@@ -83,6 +84,12 @@ struct MemoryPlan {
 // The table size that keeps baseline + reserve + table within the limit (and within `want`
 // when nonzero), at least one bucket. Pure, for the tests.
 uint64_t planTableBytes(uint64_t limit, uint64_t baseline, uint64_t reserve, uint64_t want);
+// The largest table a time control can use: 64 KiB per millisecond of a turn (timeout_turn, or
+// an eighth of timeout_match plus two increments when smaller) and search thread, at least
+// 16 MiB; 0 (no bound) when pondering, whose searches have no end.
+constexpr uint64_t TABLE_BYTES_PER_MS = uint64_t(64) << 10;
+constexpr uint64_t MIN_TIME_TABLE_BYTES = uint64_t(16) << 20;
+uint64_t timeTableCap(const search::TimeControl& time, int threads, bool pondering);
 // What the process must keep free besides the table for `threads` search threads.
 uint64_t memoryReserve(uint64_t limit, int threads);
 
@@ -195,7 +202,8 @@ public:
     EngineOptions& options() { return options_; }
     const EngineOptions& options() const { return options_; }
     // Sizes the search threads and the transposition table from thread_num, max_memory (the
-    // whole process; 0 = Gomocup's 350 MB) and hash_size (KiB, an upper bound) when one of them
+    // whole process; 0 = Gomocup's 350 MB), hash_size (KiB, an upper bound) and the time
+    // control (timeTableCap, a bound too, the smaller of the two counts) when one of them
     // changed (engine_memory.cpp): the largest table that keeps the process's resident memory,
     // measured with the old table freed, and a reserve under the limit. The note saying how
     // goes out at the next search. Done at new games, after INFO and before a search; the
@@ -226,8 +234,9 @@ private:
     std::string networkStatus_; // the last notice, so that an unchanged choice stays quiet
     std::map<std::string, eval::LoadResult> loaded_; // by file name, failures included
     std::vector<std::string> notices_;
-    // thread_num, max_memory, hash_size and the count of loaded network files as last applied.
-    std::array<int64_t, 4> applied_ = {-1, -1, -1, -1};
+    // thread_num, max_memory, hash_size, the count of loaded network files and the time
+    // control's bound (timeTableCap) as last applied.
+    std::array<int64_t, 5> applied_ = {-1, -1, -1, -1, -1};
     MemoryPlan plan_;
     bool keepHashResident_ = false; // see prepareHash
     std::function<void(const std::string&)> noteSink_;
