@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """How much of its turn time the engine uses: for the first N balanced openings, a fresh engine
-gets the position with BOARD under `INFO timeout_turn T` and the time to its move is measured.
+gets the position with BOARD under `INFO timeout_turn T` and the time to its move is measured,
+with the nodes and nodes/s of these first turns. `--max-memory` sends the limit with the position,
+as c-gomoku-cli does (a fresh process's first turn pays for the table's fresh pages).
 
     scripts/timeuse.py [--engine build/pbrain-moku] [--turn 500] [--count 20] [--rule 0]
+                       [--max-memory 367001600]
 """
 import argparse
 import os
@@ -23,32 +26,39 @@ def main():
     ap.add_argument("--rule", type=int, default=0)
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--openings")
+    ap.add_argument("--max-memory", type=int, help="INFO max_memory in bytes, sent with the position")
     args = ap.parse_args()
     openings = args.openings or default_openings(args.rule, args.size)
     if not openings:
         ap.error("no openings file: give --openings")
     used = []
+    nodes = 0
     for line in open(openings).read().split()[: args.count]:
         moves = [(ord(a) - 97, int(b) - 1) for a, b in re.findall(r"([a-v])(\d+)", line)]
         p = subprocess.Popen(args.engine.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        p.stdin.write(f"START {args.size}\nINFO rule {args.rule}\nINFO timeout_turn {args.turn}\nINFO timeout_match 0\n")
+        p.stdin.write(f"START {args.size}\nINFO rule {args.rule}\nINFO timeout_turn {args.turn}\nINFO timeout_match 0\n"
+                      "INFO show_detail 1\n")
         p.stdin.flush()
         if p.stdout.readline().strip() != "OK":
             sys.exit("the engine did not answer START with OK")
         # BOARD: 1 marks the stones of the side to move, 2 the opponent's; black moved first.
         body = "".join(f"{x},{y},{1 if i % 2 == len(moves) % 2 else 2}\n" for i, (x, y) in enumerate(moves))
         start = time.monotonic()
-        p.stdin.write("BOARD\n" + body + "DONE\n")
+        memory = f"INFO max_memory {args.max_memory}\n" if args.max_memory is not None else ""
+        p.stdin.write(memory + "BOARD\n" + body + "DONE\n")
         p.stdin.flush()
-        while p.stdout.readline().startswith("MESSAGE"):
-            pass
+        last = 0
+        while (line := p.stdout.readline()).startswith("MESSAGE"):
+            if m := re.search(r" nodes (\d+) ", line):
+                last = int(m.group(1))
         used.append((time.monotonic() - start) * 1000)
+        nodes += last
         p.stdin.write("END\n")
         p.stdin.flush()
         p.wait()
     mean = sum(used) / len(used)
     print(f"turn {args.turn} ms, {len(used)} positions: mean {mean:.0f} ms ({100 * mean / args.turn:.0f} %), "
-          f"min {min(used):.0f} ms, max {max(used):.0f} ms")
+          f"min {min(used):.0f} ms, max {max(used):.0f} ms; {nodes} nodes, {nodes * 1000 / sum(used):.0f} nodes/s")
 
 
 if __name__ == "__main__":

@@ -177,6 +177,7 @@ struct SearchParams {
     // 16: 5.3 M against 10.4 M) but plays worse: 57-91-6, -78 +- 56 Elo (154 self-play games).
     // Centred on the score two iterations back (same parity; 15 % fewer nodes to depth 15,
     // code not kept): 84-101-15, -30 +- 47 Elo (200 self-play games at 0.2 s, seed 3103).
+    // A first half-width of 20 (growth 2): 91-93-16, -3 +- 46 (seed 3109).
     double aspirationDepth = 4;
     double aspirationDelta = 40;
     double aspirationGrowth = 2.0;
@@ -203,6 +204,14 @@ struct SearchParams {
     double historyOrderDivisor = 16; // 24: +6 +- 32 Elo (400 games), 8: -56 +- 47 (200)
     double killer1 = 400;
     double killer2 = 300; // plus a counter-move bonus of 300: -19 +- 46 Elo (200 games)
+    // Three history forms measured and not kept (code removed; 200 self-play games each at
+    // 0.2 s, freestyle): a continuation history by the opponent's last move and the offset
+    // from it (15 x 15), added to the main history in ordering and reductions, 90-89-21,
+    // +2 +- 46 (seed 3105); a correction history (the running average of search value less
+    // static value, by side to move and a hash of both sides' threat counts and the stage of
+    // the game, added to the static value), 90-98-12, -14 +- 46 (seed 3106); history pruning
+    // of moves less than a three below depth 4 when history < -300 * depth, 90-91-19, -2 +- 46
+    // (seed 3107).
     // Network policy: asked from policyDepth; quiet moves more than pruneBase + perDepth *
     // depth hundredths of a logit below the best are pruned; one more ply of reduction per
     // reductionStep hundredths.
