@@ -48,8 +48,8 @@ def main():
         p.stdin.write(memory + "BOARD\n" + body + "DONE\n")
         p.stdin.flush()
         last = 0
-        while (line := p.stdout.readline()).startswith("MESSAGE"):
-            if m := re.search(r" nodes (\d+) ", line):
+        while (reply := p.stdout.readline()).startswith("MESSAGE"):
+            if m := re.search(r" nodes (\d+) ", reply):
                 last = int(m.group(1))
         used.append((time.monotonic() - start) * 1000)
         nodes += last

@@ -28,10 +28,16 @@ struct Session::InfoKey {
 
 const Session::InfoKey Session::INFO_KEYS[] = {
     {"timeout_turn", true,
-     [](Session& s, const InfoValue& v) { s.engineOptions().time.turnTimeMs = v.atLeast(0); },
+     [](Session& s, const InfoValue& v) {
+         s.engineOptions().time.turnTimeMs = v.atLeast(0);
+         s.prepareHash(); // the time control bounds the table (timeTableCap)
+     },
      "milliseconds a move may take; 0 = move at once"},
     {"timeout_match", true,
-     [](Session& s, const InfoValue& v) { s.engineOptions().time.matchTimeMs = v.atLeast(0); },
+     [](Session& s, const InfoValue& v) {
+         s.engineOptions().time.matchTimeMs = v.atLeast(0);
+         s.prepareHash();
+     },
      "milliseconds for the whole game; 0 = no limit"},
     {"time_left", true,
      [](Session& s, const InfoValue& v) {
@@ -39,13 +45,16 @@ const Session::InfoKey Session::INFO_KEYS[] = {
      },
      "milliseconds left of the game (negative and 2147483647 understood)"},
     {"time_increment", true,
-     [](Session& s, const InfoValue& v) { s.engineOptions().time.incrementMs = v.atLeast(0); },
+     [](Session& s, const InfoValue& v) {
+         s.engineOptions().time.incrementMs = v.atLeast(0);
+         s.prepareHash();
+     },
      "milliseconds the match clock gains per move, spent by the time manager"},
     {"max_memory", true,
      [](Session& s, const InfoValue& v) {
          s.engineOptions().maxMemoryBytes = v.atLeast(0);
          // Sized, and its pages in place until a turn comes, now rather than inside a turn.
-         s.engine_.prepareHash([&s] { return s.turnWaiting(); }, true);
+         s.prepareHash(true);
      },
      "bytes the whole process may use; 0 = Gomocup's 350 MB"},
     {"game_type", true,
@@ -67,7 +76,7 @@ const Session::InfoKey Session::INFO_KEYS[] = {
     {"thread_num", true,
      [](Session& s, const InfoValue& v) {
          s.engineOptions().threads = v.clamped(1, engine::MAX_THREADS);
-         s.engine_.prepareHash([&s] { return s.turnWaiting(); });
+         s.prepareHash();
      },
      "search threads (Lazy SMP)"},
     {"max_depth", true,
@@ -79,7 +88,7 @@ const Session::InfoKey Session::INFO_KEYS[] = {
     {"hash_size", true,
      [](Session& s, const InfoValue& v) {
          s.engineOptions().hashKiB = v.clamped(0, engine::MAX_HASH_KIB);
-         s.engine_.prepareHash([&s] { return s.turnWaiting(); }, true);
+         s.prepareHash(true);
      },
      "KiB, an upper bound on the transposition table; 0 = sized from max_memory"},
     {"show_detail", true,
@@ -88,7 +97,10 @@ const Session::InfoKey Session::INFO_KEYS[] = {
      },
      "nonzero adds the MESSAGE REALTIME lines Yixin-Board draws"},
     {"pondering", true,
-     [](Session& s, const InfoValue& v) { s.engineOptions().pondering = v.number != 0; },
+     [](Session& s, const InfoValue& v) {
+         s.engineOptions().pondering = v.number != 0;
+         s.prepareHash();
+     },
      "nonzero thinks on the opponent's time"},
     {"simd", false,
      [](Session& s, const InfoValue& v) {

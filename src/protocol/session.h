@@ -73,6 +73,11 @@ private:
     // Whether a command waits that is more than INFO, ABOUT, YXSHOWFORBID or YXSHOWINFO (a
     // turn, most likely), or the input ended: the hash table's pages wait (Engine::prepareHash).
     bool turnWaiting();
+    // After an INFO that changes what the table's size depends on: re-planned, and its pages
+    // made resident until a turn waits (Engine::prepareHash; `limitTold`: a memory bound came).
+    void prepareHash(bool limitTold = false) {
+        engine_.prepareHash([this] { return turnWaiting(); }, limitTold);
+    }
     // The next command line read (and when it was read, where `received` is given).
     bool nextLine(std::string& line, std::chrono::steady_clock::time_point* received = nullptr);
     void dispatch(const std::string& line);

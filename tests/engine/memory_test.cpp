@@ -77,11 +77,11 @@ firstTurn(ChildEngine& e, const char* turnMs, std::initializer_list<const char*>
     e.send("START 15");
     if (e.reply(5000) != "OK") return {std::nullopt, 0};
     auto start = std::chrono::steady_clock::now();
-    for (const char* line : {"INFO rule 0", "INFO timeout_match 0", "INFO max_memory 367001600",
-                             "INFO time_left 2147483647"})
-        e.send(line);
+    e.send("INFO rule 0");
     e.send(std::string("INFO timeout_turn ") + turnMs);
-    e.send("BOARD");
+    for (const char* line : {"INFO timeout_match 0", "INFO max_memory 367001600",
+                             "INFO time_left 2147483647", "BOARD"})
+        e.send(line);
     for (const char* line : board) e.send(line);
     e.send("DONE");
     auto move = e.reply(5000);
@@ -109,6 +109,13 @@ TEST(SmpMemory, TableResidentOnceTheLimitIsKnown) {
                 (unsigned long)(atStart >> 20), (unsigned long)(afterInfo >> 20));
     EXPECT_LT(atStart, uint64_t(64) << 20);
     EXPECT_GT(afterInfo, uint64_t(250) << 20); // the table is about 300 MiB of the 350
+    // A short turn told afterwards bounds the table at once (16 MiB for 200 ms).
+    e.send("INFO timeout_turn 200");
+    e.send("YXSHOWFORBID");
+    ASSERT_EQ(e.reply(5000), "FORBID .");
+    uint64_t afterTurnTime = statusBytes(e.pid(), "VmRSS");
+    std::printf("%lu MiB after INFO timeout_turn 200\n", (unsigned long)(afterTurnTime >> 20));
+    EXPECT_LT(afterTurnTime, uint64_t(64) << 20);
     e.send("END");
     EXPECT_EQ(e.waitExit(5000), 0);
 }
