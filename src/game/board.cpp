@@ -32,6 +32,10 @@ const Zobrist ZOBRIST;
 uint64_t zobristKey(Color c, Pos p) { return ZOBRIST.stone[c][p.idx]; }
 uint64_t zobristSide() { return ZOBRIST.side; }
 
+uint64_t Board::hashAfter(Pos p) const {
+    return hash_ ^ ZOBRIST.stone[side_][p.idx] ^ ZOBRIST.side;
+}
+
 Board::Board(int width, int height, Rule rule, CandidateRange range)
     : width_(width), height_(height), rule_(rule) {
     if (width < MIN_BOARD_SIZE || height < MIN_BOARD_SIZE || width > MAX_BOARD_SIZE ||
@@ -134,7 +138,7 @@ void Board::place(Pos p, Color col) {
     std::memcpy(log.p4Count, p4Count_, sizeof(p4Count_));
     std::memcpy(log.scoreSum, scoreSum_, sizeof(scoreSum_));
     Cell& c = cells_[p.idx];
-    saved_.push_back({p, c});
+    save(p.idx);
     account(c, -1);
     c.piece = col;
     c.p4[BLACK] = c.p4[WHITE] = NONE;
@@ -151,7 +155,7 @@ void Board::place(Pos p, Color col) {
             // from them changes either.
             uint8_t both = tables_->line[keys_[d][q]];
             if (both == (n.pattern[BLACK][d] | n.pattern[WHITE][d] << 4)) continue;
-            saved_.push_back({Pos(q), n});
+            save(q);
             account(n, -1);
             setLinePatterns(n, d, both);
             derive(n);
@@ -173,8 +177,7 @@ void Board::remove(Pos p) {
     // The saved cells (p's own among them) hold their candidate counts from before the stone
     // too, so restoring them after the counts above keeps the two in agreement.
     const PlaceLog& log = placeLog_.back();
-    for (size_t i = log.firstSaved; i < saved_.size(); i++)
-        cells_[saved_[i].pos.idx] = saved_[i].cell;
+    for (size_t i = log.firstSaved; i < saved_.size(); i++) cells_[saved_[i].idx] = saved_[i].cell;
     saved_.resize(log.firstSaved);
     std::memcpy(p4Count_, log.p4Count, sizeof(p4Count_));
     std::memcpy(scoreSum_, log.scoreSum, sizeof(scoreSum_));

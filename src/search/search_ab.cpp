@@ -163,6 +163,7 @@ Value Worker::qsearch(Value alpha, Value beta, int ply, Depth depth) {
         Pos m = list.moves[i].pos;
         stack_[ply].move = m;
         stack_[ply].moveP4 = board.p4(m, us);
+        tt_.prefetch(board.hashAfter(m));
         makeMove(m);
         Value v = -qsearch(-beta, -alpha, ply + 1, depth - 1);
         undoMove();
@@ -383,8 +384,8 @@ Value Worker::search(Value alpha, Value beta, Depth depth, int ply, bool cutNode
         st.move = m;
         st.moveP4 = mine;
         if (PV) pvLen_[ply + 1] = 0;
+        tt_.prefetch(board.hashAfter(m)); // the child's entry loads while the move is made
         makeMove(m);
-        tt_.prefetch(board.hash());
         Value v = VALUE_ZERO;
         if (depth >= 2 && moveCount > (PV ? int(params_.lmrPvFullMoves) : 1) && reduced) {
             Depth r = tables_.reduction(depth, moveCount);

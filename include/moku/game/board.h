@@ -53,6 +53,8 @@ public:
     int ply() const { return int(history_.size()); }
     int stoneCount() const { return stones_; }
     uint64_t hash() const { return hash_; }
+    // The hash after the side to move plays p (an empty cell), for prefetching.
+    uint64_t hashAfter(Pos p) const;
     bool full() const { return stones_ == width_ * height_; }
 
     bool onBoard(int x, int y) const { return x >= 0 && y >= 0 && x < width_ && y < height_; }
@@ -122,9 +124,12 @@ private:
     };
     // What placing one stone changed, for remove() to restore: the cells whose derived state
     // it changed (the stone's own cell first) and the board-wide counts and sums before it.
+    // The cell comes first: built in place field by field, an entry is copied with whole-word
+    // stores (a Pos before it made the compiler assemble it on the stack and reload it across
+    // two stores, a stall that cost a fifth of place()).
     struct SavedCell {
-        Pos pos;
         Cell cell;
+        int32_t idx;
     };
     struct PlaceLog {
         uint32_t firstSaved; // index of the move's first entry in saved_
@@ -150,6 +155,7 @@ private:
     std::vector<SavedCell> saved_;
 
     void place(Pos p, Color c);
+    void save(int idx) { saved_.push_back(SavedCell{cells_[idx], idx}); }
     void remove(Pos p);
     void refreshCell(Pos p);
     void setLinePatterns(Cell& c, int d, uint8_t both);
