@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """How much of its turn time the engine uses: for the first N balanced openings, a fresh engine
 gets the position with BOARD under `INFO timeout_turn T` and the time to its move is measured,
-with the nodes and nodes/s of these first turns. `--max-memory` sends the limit with the position,
-as c-gomoku-cli does (a fresh process's first turn pays for the table's fresh pages).
+with the nodes of the last iteration each turn completed. `--max-memory` sends the limit with
+the position, as c-gomoku-cli does (a fresh process's first turn pays for the table's fresh pages).
+
+`--nodes N` measures speed instead: each turn searches exactly N nodes (INFO max_node, no time
+limit), so every build of the same tree does the same work, and nodes/s is N x count over the
+wall time, table pages included.
 
     scripts/timeuse.py [--engine build/pbrain-moku] [--turn 500] [--count 20] [--rule 0]
-                       [--max-memory 367001600]
+                       [--max-memory 367001600] [--nodes 2000000]
 """
 import argparse
 import os
@@ -27,6 +31,7 @@ def main():
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--openings")
     ap.add_argument("--max-memory", type=int, help="INFO max_memory in bytes, sent with the position")
+    ap.add_argument("--nodes", type=int, help="search exactly this many nodes a turn, with no time limit")
     args = ap.parse_args()
     openings = args.openings or default_openings(args.rule, args.size)
     if not openings:
@@ -36,8 +41,10 @@ def main():
     for line in open(openings).read().split()[: args.count]:
         moves = [(ord(a) - 97, int(b) - 1) for a, b in re.findall(r"([a-v])(\d+)", line)]
         p = subprocess.Popen(args.engine.split(), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        p.stdin.write(f"START {args.size}\nINFO rule {args.rule}\nINFO timeout_turn {args.turn}\nINFO timeout_match 0\n"
-                      "INFO show_detail 1\n")
+        turn = 1000000 if args.nodes else args.turn
+        limit = f"INFO max_node {args.nodes}\n" if args.nodes else ""
+        p.stdin.write(f"START {args.size}\nINFO rule {args.rule}\nINFO timeout_turn {turn}\nINFO timeout_match 0\n"
+                      f"INFO show_detail 1\n{limit}")
         p.stdin.flush()
         if p.stdout.readline().strip() != "OK":
             sys.exit("the engine did not answer START with OK")
@@ -57,6 +64,10 @@ def main():
         p.stdin.flush()
         p.wait()
     mean = sum(used) / len(used)
+    if args.nodes:
+        total = args.nodes * len(used)
+        print(f"{len(used)} positions x {args.nodes} nodes: {sum(used) / 1000:.2f} s, {total * 1000 / sum(used):.0f} nodes/s")
+        return
     print(f"turn {args.turn} ms, {len(used)} positions: mean {mean:.0f} ms ({100 * mean / args.turn:.0f} %), "
           f"min {min(used):.0f} ms, max {max(used):.0f} ms; {nodes} nodes, {nodes * 1000 / sum(used):.0f} nodes/s")
 
