@@ -97,6 +97,22 @@ void Board::derive(Cell& c) const {
     }
 }
 
+// derive() and the counts for one colour of a counted empty cell whose patterns changed.
+void Board::rederive(Cell& c, Color s) {
+    p4Count_[s][c.p4[s]]--;
+    if (scores_) {
+        scoreSum_[s][0] -= scores_->score[s][0][c.pcode[s]];
+        scoreSum_[s][1] -= scores_->score[s][1][c.pcode[s]];
+    }
+    c.pcode[s] = pcodeOf(c.pattern[s][0], c.pattern[s][1], c.pattern[s][2], c.pattern[s][3]);
+    c.p4[s] = Pattern4(tables_->p4[s][c.pcode[s]]);
+    p4Count_[s][c.p4[s]]++;
+    if (scores_) {
+        scoreSum_[s][0] += scores_->score[s][0][c.pcode[s]];
+        scoreSum_[s][1] += scores_->score[s][1][c.pcode[s]];
+    }
+}
+
 // Adds (sign 1) or removes (sign -1) an empty cell's share of the board-wide counts and sums.
 void Board::account(const Cell& c, int sign) {
     p4Count_[BLACK][c.p4[BLACK]] += sign;
@@ -154,12 +170,13 @@ void Board::place(Pos p, Color col) {
             // Most cells' line patterns survive a stone a few cells away: then nothing derived
             // from them changes either.
             uint8_t both = tables_->line[keys_[d][q]];
-            if (both == (n.pattern[BLACK][d] | n.pattern[WHITE][d] << 4)) continue;
+            uint8_t old = n.pattern[BLACK][d] | n.pattern[WHITE][d] << 4;
+            if (both == old) continue;
             save(q);
-            account(n, -1);
             setLinePatterns(n, d, both);
-            derive(n);
-            account(n, 1);
+            // Often only one colour's pattern changed: only its pcode, Pattern4 and scores move.
+            for (int s = 0; s < COLOR_NB; s++)
+                if ((both ^ old) >> (4 * s) & 15) rederive(n, Color(s));
         }
     }
     for (int off : candidateOffsets_) cells_[p.idx + off].candidates++;

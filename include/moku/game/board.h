@@ -160,6 +160,7 @@ private:
     void refreshCell(Pos p);
     void setLinePatterns(Cell& c, int d, uint8_t both);
     void derive(Cell& c) const;
+    void rederive(Cell& c, Color s);
     void account(const Cell& c, int sign);
     void addScores(const Cell& c, int sign);
 };
