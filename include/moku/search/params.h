@@ -140,6 +140,12 @@ struct SearchParams {
     // Extension of the reply to the opponent's four (the line is forced). Rapfi's 1.3: 86-96-18,
     // -17 +- 46 Elo (200 self-play games at 0.2 s); 0.4: 89-96-15, -12 +- 47.
     double fourReplyExtension = 0.75;
+    // Two double-threat rules measured and not kept (code removed; 200 self-play games each at
+    // 0.2 s, freestyle): a move making a four-three or a double three one ply deeper (within
+    // twice the root depth), 94-87-19, +12 +- 46 Elo (seed 3203); quickWin calling a side to
+    // move mated when the opponent holds open-four points that no single stone stops and it has
+    // no four of its own (exact, checked by playing each blocking cell), 89-96-14, -12 +- 47
+    // (seed 3204).
     // Extension of the hash move where no singular test ran (PV and other nodes), plus
     // ttMoveNearFourExtension when it is one of our fours within 4 cells of our last move.
     // Off: 0.25 / 0.08 / 0.24 (Rapfi's sizes) measured -33 +- 45 Elo (200 games, 0.2 s).
