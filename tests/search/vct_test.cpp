@@ -117,9 +117,9 @@ TEST(Vct, WinsSurviveEveryReplyOnRandomPositions) {
     EXPECT_GE(wins, 15);
 }
 
-// With [search] vct_depth set, the search plays a VCT that its alpha-beta, limited to one ply,
-// cannot see: the root's VCT finds it first and reports a mate. With vct_depth 0 (the default)
-// it does not.
+// With [search] vct_depth set (12, the default), the search plays a VCT that its alpha-beta,
+// limited to one ply, cannot see: the root's VCT finds it first and reports a mate. With
+// vct_depth 0 it does not.
 TEST(Vct, SearchPlaysTheRootVct) {
     int found = 0;
     for (const Json& c : test::readJsonLines("mate_quintet.jsonl")) {
@@ -140,8 +140,10 @@ TEST(Vct, SearchPlaysTheRootVct) {
         ASSERT_TRUE(v.win) << id;
         EXPECT_EQ(r.bestMove, v.line[0]) << id;
         EXPECT_GT(r.score, VALUE_MATE_IN_MAX_PLY) << id;
+        SearchParams off;
+        off.vctDepth = 0;
         Searcher plain;
-        EXPECT_EQ(SearchParams{}.vctDepth, 0);
+        plain.setParams(off);
         EXPECT_LT(plain.think(b, l).score, VALUE_MATE_IN_MAX_PLY) << id;
         found++;
     }

@@ -52,7 +52,7 @@ struct SearchParams {
     // Off: 1 measured 97-81-22 and 88-95-17 in two 200-game self-play matches at 0.2 s,
     // pooled 51.1 %, about +8 Elo. Together with aspiration 20 / 1.5 / 10 and the SPSA threat
     // term (classical.cpp): 98-85-17 and 93-96-11, +9 +- 33 Elo over 400 games at 0.2 s.
-    double lmrPlainFour = 0;
+    double lmrPlainFour = 1;     // on with the bundle recorded at vctDepth
     double lmrDeeperBase = 40;   // a reduced search that beats alpha by this (plus per ply
     double lmrDeeperPerPly = 10; // of reduction) is searched one ply deeper (two plies past
     // 300 + 26 per ply: -9 +- 46 Elo; a reduced search allowed one ply past the full depth:
@@ -60,8 +60,9 @@ struct SearchParams {
     // Move-count pruning: moves past moveCountBase + depth^moveCountPower (halved when not
     // improving) are not searched at a node with a non-losing move.
     double moveCountBase = 3;
-    double moveCountPower = 1.32; // 1.2: 84-101-15, -30 +- 47; 1.45: 94-88-18, +10 +- 46 Elo
-                                  // (200 self-play games each at 0.2 s, freestyle)
+    double moveCountPower = 1.45; // 1.2: 84-101-15, -30 +- 47; 1.45: 94-88-18, +10 +- 46 Elo
+                                  // (200 self-play games each at 0.2 s, freestyle) against
+                                  // 1.32; on with the bundle recorded at vctDepth
     // Moves that make no shape for either side (Pattern4 NONE for both) are not searched
     // below this depth (0: never pruned). Rapfi's 4.3 measured 95-92-13, +5 +- 47 Elo (200
     // self-play games at 0.2 s, freestyle).
@@ -176,11 +177,15 @@ struct SearchParams {
     // iteration's move unless the partial iteration scored a move above its old score.
     // Off: 1 measured 93-94-13, -2 +- 47 Elo (200 self-play games at 0.2 s, freestyle).
     double partialIteration = 0;
-    // Root VCT (threes and fours) after the root's VCF, within this many threats (0: none, the
-    // default: 12 measured +8 +- 26 Elo in 600 self-play games at 0.2 s, not enough to turn it
-    // on): a win is played at once. Its node budget is vctNodesPerMs per millisecond of the
-    // turn's maximum time (20000 nodes without a clock).
-    double vctDepth = 0;
+    // Root VCT (threes and fours) after the root's VCF, within this many threats (0: none; 12
+    // alone measured +8 +- 26 Elo in 600 self-play games at 0.2 s): a win is played at once.
+    // Its node budget is vctNodesPerMs per millisecond of the turn's maximum time (20000 nodes
+    // without a clock). On since a bundle of four settings that had each measured a small gain
+    // alone (vct_depth 12, move_count_power 1.45, history_order_divisor 24, lmr_plain_four 1),
+    // against the defaults before it, 200 self-play games each at 0.2 s: freestyle 105-81-14,
+    // +42 +- 47 (seed 3206) and 95-88-15, +12 +- 47 (seed 3207), pooled 200-169-29, +27 +- 33
+    // Elo; renju 101-91-8, +17 +- 48 (seed 3208).
+    double vctDepth = 12;
     double vctNodesPerMs = 60;
     // Aspiration windows from this depth: the first half-width, its growth per failure
     // (new = old * growth + add) and the width past which the window opens fully. 20 / 1.5 /
@@ -215,7 +220,9 @@ struct SearchParams {
     // measured 91-100-9, -16 +- 47 Elo (200 self-play games at 0.2 s).
     double historyOnAlpha = 0;
     double historyTtCut = 0;
-    double historyOrderDivisor = 16; // 24: +6 +- 32 Elo (400 games), 8: -56 +- 47 (200)
+    // 24 alone: +6 +- 32 Elo (400 games) against 16; 8: -56 +- 47 (200); on with the bundle
+    // recorded at vctDepth.
+    double historyOrderDivisor = 24;
     double killer1 = 400;
     double killer2 = 300; // plus a counter-move bonus of 300: -19 +- 46 Elo (200 games)
     // Three history forms measured and not kept (code removed; 200 self-play games each at
