@@ -89,35 +89,32 @@ void Board::setLinePatterns(Cell& c, int d, uint8_t both) {
     c.pattern[WHITE][d] = Pattern(both >> 4);
 }
 
-// pcode and Pattern4 of an empty cell from its line patterns.
+// pcode and Pattern4 of an empty cell from its line patterns, for one colour or both.
+void Board::deriveSide(Cell& c, Color s) const {
+    c.pcode[s] = pcodeOf(c.pattern[s][0], c.pattern[s][1], c.pattern[s][2], c.pattern[s][3]);
+    c.p4[s] = Pattern4(tables_->p4[s][c.pcode[s]]);
+}
+
 void Board::derive(Cell& c) const {
-    for (int s = 0; s < COLOR_NB; s++) {
-        c.pcode[s] = pcodeOf(c.pattern[s][0], c.pattern[s][1], c.pattern[s][2], c.pattern[s][3]);
-        c.p4[s] = Pattern4(tables_->p4[s][c.pcode[s]]);
-    }
+    for (int s = 0; s < COLOR_NB; s++) deriveSide(c, Color(s));
+}
+
+// Adds (sign 1) or removes (sign -1) one colour's share of an empty cell in the board-wide
+// counts and sums, or both colours' shares.
+void Board::accountSide(const Cell& c, Color s, int sign) {
+    p4Count_[s][c.p4[s]] += sign;
+    if (scores_) addScores(c, s, sign);
+}
+
+void Board::account(const Cell& c, int sign) {
+    for (int s = 0; s < COLOR_NB; s++) accountSide(c, Color(s), sign);
 }
 
 // derive() and the counts for one colour of a counted empty cell whose patterns changed.
 void Board::rederive(Cell& c, Color s) {
-    p4Count_[s][c.p4[s]]--;
-    if (scores_) {
-        scoreSum_[s][0] -= scores_->score[s][0][c.pcode[s]];
-        scoreSum_[s][1] -= scores_->score[s][1][c.pcode[s]];
-    }
-    c.pcode[s] = pcodeOf(c.pattern[s][0], c.pattern[s][1], c.pattern[s][2], c.pattern[s][3]);
-    c.p4[s] = Pattern4(tables_->p4[s][c.pcode[s]]);
-    p4Count_[s][c.p4[s]]++;
-    if (scores_) {
-        scoreSum_[s][0] += scores_->score[s][0][c.pcode[s]];
-        scoreSum_[s][1] += scores_->score[s][1][c.pcode[s]];
-    }
-}
-
-// Adds (sign 1) or removes (sign -1) an empty cell's share of the board-wide counts and sums.
-void Board::account(const Cell& c, int sign) {
-    p4Count_[BLACK][c.p4[BLACK]] += sign;
-    p4Count_[WHITE][c.p4[WHITE]] += sign;
-    if (scores_) addScores(c, sign);
+    accountSide(c, s, -1);
+    deriveSide(c, s);
+    accountSide(c, s, 1);
 }
 
 // Recomputes everything about an empty cell that is not yet counted, and counts it.
@@ -128,11 +125,9 @@ void Board::refreshCell(Pos q) {
     account(c, 1);
 }
 
-void Board::addScores(const Cell& c, int sign) {
-    for (int s = 0; s < COLOR_NB; s++) {
-        scoreSum_[s][0] += sign * scores_->score[s][0][c.pcode[s]];
-        scoreSum_[s][1] += sign * scores_->score[s][1][c.pcode[s]];
-    }
+void Board::addScores(const Cell& c, Color s, int sign) {
+    scoreSum_[s][0] += sign * scores_->score[s][0][c.pcode[s]];
+    scoreSum_[s][1] += sign * scores_->score[s][1][c.pcode[s]];
 }
 
 void Board::setScoreTable(const CellScoreTable* table) {
@@ -144,7 +139,8 @@ void Board::setScoreTable(const CellScoreTable* table) {
     std::memset(scoreSum_, 0, sizeof(scoreSum_));
     if (scores_)
         for (int i = 0; i < CELL_NB; i++)
-            if (cells_[i].piece == EMPTY) addScores(cells_[i], 1);
+            if (cells_[i].piece == EMPTY)
+                for (int c = 0; c < COLOR_NB; c++) addScores(cells_[i], Color(c), 1);
     for (auto [p, col] : stones) place(p, col);
 }
 

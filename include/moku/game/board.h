@@ -159,10 +159,12 @@ private:
     void remove(Pos p);
     void refreshCell(Pos p);
     void setLinePatterns(Cell& c, int d, uint8_t both);
+    void deriveSide(Cell& c, Color s) const;
     void derive(Cell& c) const;
     void rederive(Cell& c, Color s);
+    void accountSide(const Cell& c, Color s, int sign);
     void account(const Cell& c, int sign);
-    void addScores(const Cell& c, int sign);
+    void addScores(const Cell& c, Color s, int sign);
 };
 
 uint64_t zobristKey(Color c, Pos p);
