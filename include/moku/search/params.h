@@ -150,6 +150,14 @@ struct SearchParams {
     // move mated when the opponent holds open-four points that no single stone stops and it has
     // no four of its own (exact, checked by playing each blocking cell), 89-96-14, -12 +- 47
     // (seed 3204).
+    // Renju, measured and not kept (code removed): black's legal FORBID-candidate cells (a
+    // double three with a false three, a four beside false threes) ordered, pruned and reduced
+    // as the four or three they make, and white ordering their block like a three's block,
+    // 93-104-3, -19 +- 48 Elo (200 self-play games at 0.2 s, renju, seed 3502).
+    // Also not kept: a node whose side to move faces a five or open-four threat taking its
+    // parent's static value, negated, instead of its own (self-play positions show the static
+    // value of a side that must block a five about 900 too high), 94-91-15, +5 +- 47 Elo (200
+    // self-play games at 0.2 s, freestyle, seed 3507).
     // Extension of the hash move where no singular test ran (PV and other nodes), plus
     // ttMoveNearFourExtension when it is one of our fours within 4 cells of our last move.
     // Off: 0.25 / 0.08 / 0.24 (Rapfi's sizes) measured -33 +- 45 Elo (200 games, 0.2 s).
