@@ -12,7 +12,9 @@ Each line: game, ply, the judge's value (from the side of `--name`, a forced win
 +-20000) and move, the engine's value and move, the move that was played. A summary per lost
 game follows: the last positions before the judge's forced loss, with both engines' views. A
 value the judge calls lost while the engine calls it good is a threat the engine did not see.
-Judge and engine each run in a fresh process per position, from an empty temporary folder.
+Judge and engine each run in one process (from an empty temporary folder) that gets every
+position as a new game (START), after one warm-up search: on a virtual machine a fresh
+process's first search can be several times slower than the next.
 """
 import argparse
 import re
@@ -29,20 +31,31 @@ def games_of(sgf_text):
                "rule": int(tag("RU") or 0), "moves": moves, "opening": len(re.findall(r"C\[opening move\]", block))}
 
 
-def ask(cmd, stones, size, rule, turn_ms):
-    """The value (side to move) and move of a brain on a position given as a move list."""
-    n = len(stones)
-    lines = ["START %d" % size, "INFO rule %d" % rule, "INFO timeout_turn %d" % turn_ms,
-             "INFO timeout_match 100000000", "INFO time_left 100000000", "INFO max_memory 350000000", "BOARD"]
-    lines += ["%d,%d,%d" % (x, y, 1 if k % 2 == n % 2 else 2) for k, (x, y) in enumerate(stones)]
-    lines.append("DONE")
-    with tempfile.TemporaryDirectory() as cwd:
-        p = subprocess.Popen(cmd, shell=True, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, text=True)
-        p.stdin.write("\n".join(lines) + "\n")
-        p.stdin.flush()
+class Brain:
+    """A brain in one process for all the positions it is asked about, started from an empty
+    temporary folder. Each position comes after START (a new game: an empty hash table), and
+    the process has searched once before the first (a fresh process's first search pays for
+    its start-up and its first page faults, which a manager's games pay once per process)."""
+
+    def __init__(self, cmd, turn_ms):
+        self.turn_ms = turn_ms
+        self.cwd = tempfile.TemporaryDirectory()
+        self.proc = subprocess.Popen(cmd, shell=True, cwd=self.cwd.name, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self.ask([(7, 7), (7, 8), (8, 7)], 15, 0)  # the warm-up search
+
+    def ask(self, stones, size, rule):
+        """The value (side to move) and move of the brain on a position given as a move list."""
+        n = len(stones)
+        lines = ["START %d" % size, "INFO rule %d" % rule, "INFO timeout_turn %d" % self.turn_ms,
+                 "INFO timeout_match 100000000", "INFO time_left 100000000",
+                 "INFO max_memory 350000000", "BOARD"]
+        lines += ["%d,%d,%d" % (x, y, 1 if k % 2 == n % 2 else 2) for k, (x, y) in enumerate(stones)]
+        lines.append("DONE")
+        self.proc.stdin.write("\n".join(lines) + "\n")
+        self.proc.stdin.flush()
         value, move = None, None
-        for out in p.stdout:
+        for out in self.proc.stdout:
             m = re.search(r"Eval ([+-])M\d+", out) or re.search(r" ev (-?)M\d+", out)
             if m:
                 value = -20000 if m.group(1) == "-" else 20000
@@ -53,13 +66,18 @@ def ask(cmd, stones, size, rule, turn_ms):
             if re.match(r"^\d+,\d+$", out.strip()):
                 move = out.strip()
                 break
+        if move is None:
+            sys.exit(f"{self.proc.args}: no move (the brain ended or stopped answering)")
+        return value, move
+
+    def close(self):
         try:
-            p.stdin.write("END\n")
-            p.stdin.flush()
-            p.wait(timeout=5)
+            self.proc.stdin.write("END\n")
+            self.proc.stdin.flush()
+            self.proc.wait(timeout=5)
         except (OSError, subprocess.TimeoutExpired):
-            p.kill()
-    return value, move
+            self.proc.kill()
+        self.cwd.cleanup()
 
 
 def main():
@@ -71,24 +89,33 @@ def main():
     ap.add_argument("--judge-ms", type=int, default=1000)
     ap.add_argument("--engine-ms", type=int, default=500)
     ap.add_argument("--context", type=int, default=3, help="positions shown before the loss")
+    ap.add_argument("--last", type=int, default=0,
+                    help="judge only the engine's last N positions of each lost game (0: all)")
+    ap.add_argument("--games", help="judge only these games: FIRST-LAST, counted from 1 in the file")
     args = ap.parse_args()
     games = list(games_of(open(args.sgf, encoding="utf-8", errors="replace").read()))
     if not games:
         sys.exit("no games in " + args.sgf)
+    first, last = 1, len(games)
+    if args.games:
+        m = re.fullmatch(r"(\d+)-(\d+)", args.games)
+        if not m or int(m.group(1)) < 1 or int(m.group(1)) > int(m.group(2)):
+            ap.error("--games takes FIRST-LAST, such as 1-50")
+        first, last = int(m.group(1)), int(m.group(2))
+    judge, engine = Brain(args.judge, args.judge_ms), Brain(args.engine, args.engine_ms)
     for gi, g in enumerate(games):
-        if args.name not in (g["black"], g["white"]):
+        if not first <= gi + 1 <= last or args.name not in (g["black"], g["white"]):
             continue
         side = 0 if g["black"] == args.name else 1
         won = g["result"].startswith("B" if side == 0 else "W")
         if won or g["result"].startswith("0") or not g["result"]:
             continue
         rows = []
-        for k in range(g["opening"], len(g["moves"])):
-            if k % 2 != side:
-                continue
+        plies = [k for k in range(g["opening"], len(g["moves"])) if k % 2 == side]
+        for k in plies[-args.last:] if args.last > 0 else plies:
             pos = g["moves"][:k]
-            jv, jm = ask(args.judge, pos, g["size"], g["rule"], args.judge_ms)
-            ev, em = ask(args.engine, pos, g["size"], g["rule"], args.engine_ms)
+            jv, jm = judge.ask(pos, g["size"], g["rule"])
+            ev, em = engine.ask(pos, g["size"], g["rule"])
             played = "%d,%d" % g["moves"][k]
             rows.append((k, jv, jm, ev, em, played))
             print(gi + 1, k, "judge", jv, jm, "engine", ev, em, "played", played, flush=True)
@@ -99,6 +126,8 @@ def main():
         view = " | ".join("ply %d judge %s (%s) engine %s (%s) played %s" % r
                           for r in rows[max(0, lost - args.context):lost + 1])
         print("game %d: forced loss from ply %d: %s" % (gi + 1, rows[lost][0], view), flush=True)
+    judge.close()
+    engine.close()
     return 0
 
 

@@ -4,7 +4,10 @@
 Balanced openings, both colours of each (-repeat), any concurrency, optional SPRT, PGN out.
 At the end it prints W-L-D from the first engine's side, the score, and the Elo difference
 with its 95 % error margin (trinomial, normal approximation), counted from the PGN file
-(c-gomoku-cli's own stdout is block-buffered when piped).
+(c-gomoku-cli's own stdout is block-buffered when piped). Games lost by a failure before the
+first move are not counted: the PGN cannot say which engine failed. c-gomoku-cli's messages
+can, and the end of the report counts them per engine (failed STARTs, moves out of time,
+crashes, illegal moves).
 
     scripts/match.py --opponent /path/to/pbrain-rapfi --games 200 --concurrency 2
     scripts/match.py --opponent "build/pbrain-moku" --opp-name base --tc 0/0.2 \
@@ -21,6 +24,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RULE_NAMES = {0: "fs", 1: "std", 4: "renju"}
@@ -40,7 +44,8 @@ def summarize(pgn_path, name):
     """W-L-D of `name` over every game of the PGN file, plus the time/crash losses seen."""
     w = l = d = 0
     trouble = []
-    text = open(pgn_path, encoding="utf-8", errors="replace").read()
+    with open(pgn_path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
     for game in re.split(r"\n(?=\[Event )", text):
         tags = dict(re.findall(r'\[(\w+) "([^"]*)"\]', game))
         if "Result" not in tags:
@@ -53,10 +58,10 @@ def summarize(pgn_path, name):
             if tags.get("PlyCount") == "0":
                 # Before the first move: when an engine fails to answer START, c-gomoku-cli
                 # names the winner from the opening's side to move, not from who failed, so
-                # the PGN cannot tell; its own "Score of" line can.
+                # the PGN cannot tell who failed; its own messages can (FAILURES).
                 trouble.append(f"game {tags.get('Event', '?')}: not counted, {term} before the "
-                               "first move (a failed START or a first move out of time; see "
-                               "c-gomoku-cli's score line)")
+                               "first move (a failed START or a first move out of time; the "
+                               "lines below name the engine)")
                 continue
             trouble.append(f"game {tags.get('Event', '?')}: {term}")
         if result == "1/2-1/2":
@@ -66,6 +71,57 @@ def summarize(pgn_path, name):
         elif result in ("1-0", "0-1"):
             l += 1
     return w, l, d, trouble
+
+
+# c-gomoku-cli's own messages about an engine that failed, and what each means. They name the
+# engine, which the PGN cannot do for a game lost before its first move: when an engine fails
+# to answer START, c-gomoku-cli scores the game from the opening's side to move, so in half the
+# games the loss goes to the other engine.
+FAILURES = [
+    (re.compile(r"\[\d+\] engine (\S+) output error:\s*(.*)"), "answered ERROR to START"),
+    (re.compile(r"\[\d+\] engine (\S+) timeout before answering START"), "did not answer START in time"),
+    (re.compile(r"\[\d+\] engine (\S+) crashed before answering START"), "crashed before answering START"),
+    (re.compile(r"\[\d+\] engine (\S+) timeout at (\d+) moves after opening"), "moved out of time"),
+    (re.compile(r"\[\d+\] engine (\S+) crashed at (\d+) moves after opening"), "crashed"),
+    (re.compile(r"\[\d+\] engine (\S+) output illegal move at (\d+) moves after opening"), "played an illegal move"),
+    (re.compile(r"\[\d+\] engine (\S+) is unresponsive"), "was unresponsive"),
+]
+
+
+def failures(lines):
+    """{engine: {what: count}} from c-gomoku-cli's output lines; an ERROR's text is kept."""
+    seen = {}
+    for line in lines:
+        for pattern, what in FAILURES:
+            m = pattern.search(line)
+            if not m:
+                continue
+            if what.startswith("answered ERROR"):
+                what = f"{what} ({m.group(2).strip()})"
+            counts = seen.setdefault(m.group(1), {})
+            counts[what] = counts.get(what, 0) + 1
+            break
+    return seen
+
+
+def run_cli(cmd):
+    """Runs c-gomoku-cli, echoing its output, and returns its exit code and output lines.
+    Its stdout and stderr are read apart (and so never interleaved within a line)."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            errors="replace", bufsize=1)
+    lines = []
+
+    def pump(src, dst):
+        for line in src:
+            lines.append(line)
+            dst.write(line)
+            dst.flush()
+
+    err = threading.Thread(target=pump, args=(proc.stderr, sys.stderr))
+    err.start()
+    pump(proc.stdout, sys.stdout)
+    err.join()
+    return proc.wait(), lines
 
 
 def report(w, l, d, name, opp):
@@ -151,11 +207,14 @@ def main():
     print(" ".join(cmd), flush=True)
     if os.path.exists(args.pgn):
         os.remove(args.pgn)
-    rc = subprocess.call(cmd)
+    rc, lines = run_cli(cmd)
     w, l, d, trouble = summarize(args.pgn, args.name) if os.path.exists(args.pgn) else (0, 0, 0, [])
     report(w, l, d, args.name, args.opp_name)
     for t in trouble:
         print("  " + t)
+    for engine, counts in sorted(failures(lines).items()):
+        print(f"  c-gomoku-cli says {engine}: " +
+              ", ".join(f"{what} {n}x" for what, n in sorted(counts.items())))
     return rc
 
 
