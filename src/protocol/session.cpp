@@ -29,7 +29,7 @@ Session::Session(std::ostream& out, const Options& options) : out_(out), options
     engine_.setNoteSink([this](const std::string& note) { message(note); });
 }
 
-bool Session::onLine(const std::string& line) {
+bool Session::onLine(const std::string& line, std::chrono::steady_clock::time_point received) {
     std::string_view text = trim(line);
     if (text.empty()) return true;
     // Only the command word matters here; don't copy a long argument.
@@ -50,7 +50,7 @@ bool Session::onLine(const std::string& line) {
         return true;
     }
     if (busy_ == Busy::PONDER) engine_.stop(); // the opponent has moved (or wants something)
-    queue_.push_back({line, std::chrono::steady_clock::now()});
+    queue_.push_back({line, received});
     cv_.notify_all();
     return true;
 }

@@ -39,8 +39,10 @@ class Session {
 public:
     Session(std::ostream& out, const Options& options);
 
-    // Reader side. Returns false once the reader must stop (after END).
-    bool onLine(const std::string& line);
+    // Reader side. Returns false once the reader must stop (after END). `received`: when the
+    // line was read (a move's time counts from there).
+    bool onLine(const std::string& line,
+                std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now());
     void onEof();
     // After END: waits until run() has returned, granting each search graceMs to return (a
     // backstop twenty times as long to the other commands). On time-out it closes the output

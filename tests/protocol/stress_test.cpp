@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -112,6 +113,58 @@ void playFastGames(int games, int turnMs, int matchMs, int threads, uint64_t see
     }
     std::printf("%d games, %d threads, %d engine moves, slowest move %lld ms\n", games, threads,
                 engineMoves, (long long)slowest);
+}
+
+// The Gomocup referee writes START, the INFO lines and the first BOARD at once (then suspends
+// the brain until its turn), and counts the move's time from its BOARD: a fresh process's turn
+// clock must start then, not once the engine's start-up (its tables) lets it read the lines.
+// The engine's first report of the turn says how long it has thought ("time T"); the manager's
+// clock, started at the write, must not be ahead of it by more than the moment before the
+// engine's reader thread exists (exec, loading).
+TEST(ProtocolStress, FreshProcessTurnClockCountsStartUp) {
+    constexpr int TURN_MS = 500;
+    for (int i = 0; i < 4; i++) {
+        int rule = i % 2 ? 4 : 0;
+        ChildEngine e;
+        auto start = Clock::now();
+        auto sinceStart = [&] {
+            return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start)
+                .count();
+        };
+        e.send("START 15");
+        e.send("INFO timeout_turn " + std::to_string(TURN_MS));
+        e.send("INFO timeout_match 100000");
+        e.send("INFO max_memory 367001600");
+        e.send("INFO rule " + std::to_string(rule));
+        e.send("INFO time_left 100000");
+        e.send("BOARD");
+        for (const char* stone : {"7,7,2", "8,8,1", "8,6,2", "6,8,1", "9,9,2"}) e.send(stone);
+        e.send("DONE");
+        ASSERT_EQ(e.reply(5000 * test::SANITIZER_SLOWDOWN), "OK") << "process " << i;
+        int64_t firstReport = -1, reportedMs = -1;
+        std::optional<std::string> line;
+        for (;;) {
+            line = e.readLine(TURN_MS * 10 + 2000); // MESSAGE lines included
+            ASSERT_TRUE(line) << "process " << i << ": no move";
+            if (line->rfind("MESSAGE", 0) != 0) break;
+            auto at = line->find(" time ");
+            if (firstReport < 0 && line->find("depth") != std::string::npos &&
+                at != std::string::npos) {
+                firstReport = sinceStart();
+                reportedMs = std::atoll(line->c_str() + at + 6);
+            }
+        }
+        int64_t ms = sinceStart();
+        int x = -1, y = -1;
+        ASSERT_EQ(std::sscanf(line->c_str(), "%d,%d", &x, &y), 2) << *line;
+        ASSERT_GE(firstReport, 0) << "process " << i << ": no search report";
+        EXPECT_LE(firstReport - reportedMs, 75 * test::SANITIZER_SLOWDOWN)
+            << "process " << i << ": first report at " << firstReport << " ms says time "
+            << reportedMs;
+        EXPECT_LE(ms, TURN_MS * 11 / 10 * test::SANITIZER_SLOWDOWN) << "process " << i;
+        e.send("END");
+        EXPECT_EQ(e.waitExit(2000 * test::SANITIZER_SLOWDOWN), 0) << "process " << i;
+    }
 }
 
 TEST(ProtocolStress, FastGamesAgainstRandomMover) {
