@@ -4,8 +4,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <exception>
 #include <istream>
 #include <mutex>
+#include <optional>
+#include <ostream>
 #include <thread>
 #include <vector>
 
@@ -87,9 +90,16 @@ int runProtocol(std::istream& in, std::ostream& out, const Options& options) {
         // must not keep the process alive (waitFinished has closed the output).
         if (options.exitOnEnd && !session.waitFinished(options.endGraceMs)) std::_Exit(0);
     });
-    Session session(out, options);
-    early.attach(session);
-    session.run();
+    std::optional<Session> session;
+    try {
+        session.emplace(out, options);
+    } catch (const std::exception& e) {
+        // Nothing can be answered; the reader may be blocked on the input, so leave at once.
+        out << "ERROR the engine could not start: " << e.what() << std::endl;
+        std::_Exit(1);
+    }
+    early.attach(*session);
+    session->run();
     reader.join();
     return 0;
 }
