@@ -78,12 +78,12 @@ def summarize(pgn_path, name):
 # to answer START, c-gomoku-cli scores the game from the opening's side to move, so in half the
 # games the loss goes to the other engine.
 FAILURES = [
-    (re.compile(r"\[\d+\] engine (\S+) output error:\s*(.*)"), "answered ERROR to START"),
+    (re.compile(r"\[\d+\] engine (\S+) output error:\s*(?P<text>.*)"), "answered ERROR to START"),
     (re.compile(r"\[\d+\] engine (\S+) timeout before answering START"), "did not answer START in time"),
     (re.compile(r"\[\d+\] engine (\S+) crashed before answering START"), "crashed before answering START"),
-    (re.compile(r"\[\d+\] engine (\S+) timeout at (\d+) moves after opening"), "moved out of time"),
-    (re.compile(r"\[\d+\] engine (\S+) crashed at (\d+) moves after opening"), "crashed"),
-    (re.compile(r"\[\d+\] engine (\S+) output illegal move at (\d+) moves after opening"), "played an illegal move"),
+    (re.compile(r"\[\d+\] engine (\S+) timeout at \d+ moves after opening"), "moved out of time"),
+    (re.compile(r"\[\d+\] engine (\S+) crashed at \d+ moves after opening"), "crashed"),
+    (re.compile(r"\[\d+\] engine (\S+) output illegal move at \d+ moves after opening"), "played an illegal move"),
     (re.compile(r"\[\d+\] engine (\S+) is unresponsive"), "was unresponsive"),
 ]
 
@@ -96,8 +96,8 @@ def failures(lines):
             m = pattern.search(line)
             if not m:
                 continue
-            if what.startswith("answered ERROR"):
-                what = f"{what} ({m.group(2).strip()})"
+            if m.groupdict().get("text") is not None:
+                what = f"{what} ({m.group('text').strip()})"
             counts = seen.setdefault(m.group(1), {})
             counts[what] = counts.get(what, 0) + 1
             break

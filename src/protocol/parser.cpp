@@ -63,6 +63,10 @@ Command splitCommand(std::string_view line) {
     return {toUpper(line.substr(0, end)), std::string(trim(line.substr(end)))};
 }
 
+std::string commandWord(std::string_view line) {
+    return splitCommand(trim(line).substr(0, 16)).word;
+}
+
 std::optional<int64_t> parseInt(std::string_view s) {
     s = trim(s);
     if (!s.empty() && s.front() == '+') s.remove_prefix(1);

@@ -58,8 +58,6 @@ private:
     Session* session_ = nullptr;
 };
 
-bool isEnd(const std::string& line) { return splitCommand(trim(line).substr(0, 16)).word == "END"; }
-
 } // namespace
 
 int runProtocol(std::istream& in, std::ostream& out, const Options& options) {
@@ -71,7 +69,7 @@ int runProtocol(std::istream& in, std::ostream& out, const Options& options) {
         while (lines.next(line)) {
             Session* session = early.keepOrPass(line);
             if (!session) {
-                if (!isEnd(line)) continue;
+                if (commandWord(line) != "END") continue;
                 // END before the session existed: nothing after it is read.
                 ended = true;
                 break;

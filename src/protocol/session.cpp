@@ -30,12 +30,10 @@ Session::Session(std::ostream& out, const Options& options) : out_(out), options
 }
 
 bool Session::onLine(const std::string& line, std::chrono::steady_clock::time_point received) {
-    std::string_view text = trim(line);
-    if (text.empty()) return true;
-    // Only the command word matters here; don't copy a long argument.
-    Command c = splitCommand(text.substr(0, 16));
+    std::string word = commandWord(line);
+    if (word.empty()) return true;
     std::lock_guard lock(mutex_);
-    if (c.word == "END") {
+    if (word == "END") {
         // Urgent for what follows (the reader stops here), but what came before is answered:
         // the running search stops at once with the best move so far, and every search still
         // queued is cut to a minimal one (markBusy); then run() returns.
@@ -44,7 +42,7 @@ bool Session::onLine(const std::string& line, std::chrono::steady_clock::time_po
         cv_.notify_all();
         return false;
     }
-    if (c.word == "YXSTOP") {
+    if (word == "YXSTOP") {
         // Stop the current search; with no search running there is nothing to stop.
         if (busy_ != Busy::NONE) engine_.stop();
         return true;
@@ -95,7 +93,7 @@ bool Session::turnWaiting() {
     std::lock_guard lock(mutex_);
     if (ending_ || eof_) return true;
     for (const Queued& q : queue_) {
-        std::string word = toUpper(splitCommand(trim(q.line).substr(0, 16)).word);
+        std::string word = commandWord(q.line);
         if (word != "INFO" && word != "ABOUT" && word != "YXSHOWFORBID" && word != "YXSHOWINFO")
             return true;
     }

@@ -38,6 +38,9 @@ std::string_view trim(std::string_view s);
 std::string toUpper(std::string_view s);
 std::string toLower(std::string_view s);
 Command splitCommand(std::string_view line);
+// The command word of a line, upper-case, read from its first 16 characters (every command word
+// is shorter; a long argument is not copied). Empty for a blank line.
+std::string commandWord(std::string_view line);
 
 // A whole decimal integer with an optional sign; nullopt on anything else or on overflow.
 std::optional<int64_t> parseInt(std::string_view s);
