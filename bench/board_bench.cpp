@@ -2,6 +2,7 @@
 
 #include "bench_util.h"
 #include "moku/game/board.h"
+#include "moku/game/pattern.h"
 
 using namespace moku;
 using namespace moku::game;
@@ -23,9 +24,16 @@ void BM_Candidates15(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
 }
 
+// Building one rule's line-pattern and Pattern4 tables, as a fresh process does before its
+// first move.
+void BM_PatternTables(benchmark::State& state) {
+    for (auto _ : state) benchmark::DoNotOptimize(buildPatternTables(Rule(state.range(0))));
+}
+
 } // namespace
 
 BENCHMARK(BM_MoveUndo15);
 BENCHMARK(BM_MoveUndo20);
 BENCHMARK(BM_MoveUndoRenju15);
 BENCHMARK(BM_Candidates15);
+BENCHMARK(BM_PatternTables)->DenseRange(0, RULE_NB - 1)->Unit(benchmark::kMillisecond);

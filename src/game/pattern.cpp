@@ -1,9 +1,11 @@
 #include "moku/game/pattern.h"
 
 #include <algorithm>
+#include <cassert>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace moku::game {
@@ -74,18 +76,45 @@ const PcodeIndex& pcodeIndex() { return PCODE_INDEX; }
 //   an F4 point: F3 (two or more: F3S); a B4 or B4S point: B3 (B3S when one is B4S);
 //   F3 or F3S points: F2 (three: F2A, four or more: F2B); a B3 or B3S point: B2;
 //   an F2, F2A or F2B point: F1; a B2 point: B1; none of these: DEAD.
+// Only the span of empty and own cells through the centre and the cell that ends it on each
+// side matter (the recursion places stones inside the span, and a five's ends are at most
+// those cells), and the kind of that end cell (opponent or edge) only where caro asks whether
+// a five is blocked at both ends. Windows are reduced to that canonical form before the memo,
+// which leaves a few thousand distinct windows per rule and side.
 class Classifier {
 public:
     Classifier(Rule rule, Color side)
         : rule_(rule), side_(side),
           overlineForbidden_(rule == Rule::STANDARD || (rule == Rule::RENJU && side == BLACK)),
-          renjuBlack_(rule == Rule::RENJU && side == BLACK), memo_(1u << 22, 0xFF) {}
+          renjuBlack_(rule == Rule::RENJU && side == BLACK), caro_(isCaro(rule)) {}
 
     Pattern classify(uint32_t code) {
-        code = (code & ~(3u << 10)) | (1u << 10);
-        uint8_t& m = memo_[code];
-        if (m == 0xFF) m = compute(code);
-        return Pattern(m);
+        code = canonical((code & ~(3u << 10)) | (1u << 10));
+        auto it = memo_.find(code);
+        if (it != memo_.end()) return it->second;
+        Pattern p = compute(code);
+        memo_.emplace(code, p);
+        return p;
+    }
+
+    // The canonical form of one half window: cells 0..4 on the left of the centre (cell 4
+    // next to it) as 10 bits; `right` mirrors the order for cells 6..10 (cell 6 first), so
+    // that both halves are read outwards from the centre.
+    uint32_t canonicalHalf(uint32_t half) const {
+        // half holds cells outward from the centre: bits 2i..2i+1 = the cell i+1 steps away.
+        uint32_t out = 0;
+        int i = 0;
+        for (; i < 5; i++) {
+            uint32_t v = (half >> (2 * i)) & 3;
+            if (v > 1) {
+                out |= (caro_ ? v : 3u) << (2 * i);
+                i++;
+                break;
+            }
+            out |= v << (2 * i);
+        }
+        for (; i < 5; i++) out |= 3u << (2 * i);
+        return out;
     }
 
 private:
@@ -93,9 +122,28 @@ private:
     Color side_;
     bool overlineForbidden_;
     bool renjuBlack_;
-    std::vector<uint8_t> memo_;
+    bool caro_;
+    std::unordered_map<uint32_t, Pattern> memo_;
 
     static int at(uint32_t code, int i) { return (code >> (2 * i)) & 3; }
+
+    // The left half of a window read outwards (cell 4 first), and back.
+    static uint32_t leftOutwards(uint32_t code) {
+        uint32_t h = 0;
+        for (int i = 0; i < 5; i++) h |= uint32_t(at(code, 4 - i)) << (2 * i);
+        return h;
+    }
+    static uint32_t leftFromOutwards(uint32_t h) {
+        uint32_t code = 0;
+        for (int i = 0; i < 5; i++) code |= ((h >> (2 * i)) & 3) << (2 * (4 - i));
+        return code;
+    }
+
+    uint32_t canonical(uint32_t code) const {
+        uint32_t left = leftFromOutwards(canonicalHalf(leftOutwards(code)));
+        uint32_t right = canonicalHalf(code >> 12) << 12;
+        return left | (code & (3u << 10)) | right;
+    }
 
     bool winning(uint32_t code, int l, int r) const {
         int run = r - l + 1;
@@ -116,7 +164,7 @@ private:
         return false;
     }
 
-    uint8_t compute(uint32_t code) {
+    Pattern compute(uint32_t code) {
         int l = 5, r = 5;
         while (l > 0 && at(code, l - 1) == 1) l--;
         while (r < 10 && at(code, r + 1) == 1) r++;
@@ -163,32 +211,68 @@ private:
     }
 };
 
+// A line key splits into the five cells before the centre (k = -5..-1) and the five after
+// (k = 1..5). Each half reduces, for one side, to one of fewer than a hundred canonical halves
+// (Classifier::canonicalHalf); the pattern of a key is that of its two canonical halves, so
+// each side classifies the pairs once and the million keys are filled from the pairs.
 void buildTables(PatternTables& t, Rule rule) {
     t.rule = rule;
+    constexpr uint32_t HALF_NB = 1u << 10;
+    uint8_t pairPattern[COLOR_NB][HALF_NB / 8][HALF_NB / 8]; // enough: at most 94 halves
+    uint8_t leftIdx[COLOR_NB][HALF_NB], rightIdx[COLOR_NB][HALF_NB];
     for (int s = 0; s < COLOR_NB; s++) {
         Color side = Color(s);
         uint32_t own = cellBits(side);
         Classifier cls(rule, side);
-        for (uint32_t key = 0; key < LINE_KEY_NB; key++) {
-            uint32_t code = 0;
-            for (int k = -5; k <= 5; k++) {
-                if (k == 0) continue;
-                uint32_t b = (key >> lineKeyShift(k)) & 3;
-                uint32_t v = b == 0 ? 0 : b == 3 ? 3 : b == own ? 1 : 2;
-                code |= v << (2 * (k + 5));
+        // Canonical halves, read outwards from the centre, numbered in order of appearance.
+        std::vector<uint32_t> halves;
+        std::unordered_map<uint32_t, uint8_t> number;
+        auto index = [&](uint32_t outwards) {
+            uint32_t c = cls.canonicalHalf(outwards);
+            auto [it, fresh] = number.emplace(c, uint8_t(halves.size()));
+            if (fresh) halves.push_back(c);
+            return it->second;
+        };
+        auto toCode = [&](uint32_t b) { return b == 0 ? 0u : b == 3 ? 3u : b == own ? 1u : 2u; };
+        for (uint32_t h = 0; h < HALF_NB; h++) {
+            // The key's left half holds k = -5..-1 in bits 0..9, its right half k = 1..5.
+            uint32_t left = 0, right = 0;
+            for (int i = 0; i < 5; i++) {
+                left |= toCode((h >> lineKeyShift(-1 - i)) & 3) << (2 * i);
+                right |= toCode((h >> (lineKeyShift(1 + i) - 10)) & 3) << (2 * i);
             }
-            if (s == BLACK)
-                t.line[key] = cls.classify(code);
-            else
-                t.line[key] |= cls.classify(code) << 4;
+            leftIdx[s][h] = index(left);
+            rightIdx[s][h] = index(right);
         }
-        bool renjuBlack = rule == Rule::RENJU && side == BLACK;
+        assert(halves.size() <= HALF_NB / 8);
+        for (size_t a = 0; a < halves.size(); a++)
+            for (size_t b = 0; b < halves.size(); b++) {
+                uint32_t code = (1u << 10) | (halves[b] << 12);
+                for (int i = 0; i < 5; i++) code |= ((halves[a] >> (2 * i)) & 3) << (2 * (4 - i));
+                pairPattern[s][a][b] = uint8_t(cls.classify(code));
+            }
+    }
+    for (uint32_t r = 0; r < HALF_NB; r++) {
+        uint8_t rb = rightIdx[BLACK][r], rw = rightIdx[WHITE][r];
+        uint8_t* out = t.line + (r << 10);
+        for (uint32_t l = 0; l < HALF_NB; l++)
+            out[l] = uint8_t(pairPattern[BLACK][leftIdx[BLACK][l]][rb] |
+                             pairPattern[WHITE][leftIdx[WHITE][l]][rw] << 4);
+    }
+    for (int s = 0; s < COLOR_NB; s++) {
+        bool renjuBlack = rule == Rule::RENJU && s == BLACK;
         for (int pc = 0; pc < PCODE_NB; pc++)
             t.p4[s][pc] = pattern4From(pcodePatterns(uint16_t(pc)), renjuBlack);
     }
 }
 
 } // namespace
+
+std::unique_ptr<PatternTables> buildPatternTables(Rule rule) {
+    auto t = std::make_unique<PatternTables>();
+    buildTables(*t, rule);
+    return t;
+}
 
 std::array<Pattern, 4> pcodePatterns(uint16_t pcode) { return pcodeIndex().patterns[pcode]; }
 
@@ -222,11 +306,7 @@ const PatternTables& patternTables(Rule rule) {
     static std::once_flag flags[RULE_NB];
     static PatternTables* tables[RULE_NB];
     int r = int(rule);
-    std::call_once(flags[r], [&] {
-        auto t = std::make_unique<PatternTables>();
-        buildTables(*t, rule);
-        tables[r] = t.release();
-    });
+    std::call_once(flags[r], [&] { tables[r] = buildPatternTables(rule).release(); });
     return *tables[r];
 }
 

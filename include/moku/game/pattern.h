@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 #include "moku/core/types.h"
 
@@ -95,8 +96,11 @@ struct PatternTables {
 
 // Built once per rule on first use (thread-safe), then shared.
 const PatternTables& patternTables(Rule rule);
-// Starts building every rule's tables in a background thread (~50 ms each), so that a manager's
-// INFO rule never waits for them inside a timed turn.
+// A fresh build of one rule's tables (a few milliseconds), for benchmarks and tests;
+// patternTables keeps the one the engine uses.
+std::unique_ptr<PatternTables> buildPatternTables(Rule rule);
+// Starts building every rule's tables in a background thread (a few milliseconds each), so that
+// a manager's INFO rule never waits for them inside a timed turn.
 void prebuildPatternTables();
 
 // Classifies one line window from the definitions (memoised). cells[0..10] use 0 = empty,
