@@ -1,6 +1,7 @@
 // Move generation and ordering: under a five threat only the block, under an open-three (four
-// point) threat only the defences and our own fours, otherwise every candidate cell; ordered by
-// the TT move, Pattern4 scores for both sides, killers and history.
+// point) threat only the defences and our own fours, under a four-three point (freestyle and
+// standard) only the replies that stop it and our own fours, otherwise every candidate cell;
+// ordered by the TT move, Pattern4 scores for both sides, killers and history.
 #include "moku/search/threats.h"
 #include "worker.h"
 
@@ -50,6 +51,26 @@ void Worker::generateThreatReplies(MoveList& list, Pos ttMove, int ply) {
         }
 }
 
+// Under the opponent's four-three point, the cells that stop it (threats.h) and our own fours:
+// every other move loses to it.
+bool Worker::generateFourThreeReplies(MoveList& list, Pos ttMove, int ply) {
+    Color us = board.sideToMove(), them = ~us;
+    Pos p = findPattern4(them, C_BLOCK4_FLEX3, board.lastMove());
+    FourThreeBlocks blocks;
+    if (p == POS_NONE || !fourThreeBlocks(board, p, them, blocks)) return false;
+    list.size = 0;
+    for (int i = 0; i < blocks.size; i++)
+        list.add(blocks.cell[i], orderScore(blocks.cell[i], ttMove, ply));
+    Area a = patternArea();
+    for (int y = a.y0; y <= a.y1; y++)
+        for (int x = a.x0; x <= a.x1; x++) {
+            Pos q(x, y);
+            if (board.piece(q) == EMPTY && board.p4(q, us) <= E_BLOCK4 && !blocks.contains(q))
+                list.add(q, orderScore(q, ttMove, ply));
+        }
+    return true;
+}
+
 void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
     Color them = ~board.sideToMove();
     list.size = 0;
@@ -63,6 +84,10 @@ void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
         generateThreatReplies(list, ttMove, ply);
         if (list.size) return;
     }
+    if (params_.fourThreeDefence > 0 && board.p4Count(them, C_BLOCK4_FLEX3) &&
+        (board.rule() == Rule::FREESTYLE || board.rule() == Rule::STANDARD) &&
+        generateFourThreeReplies(list, ttMove, ply))
+        return;
     Area a = candidateArea();
     for (int y = a.y0; y <= a.y1; y++)
         for (int x = a.x0; x <= a.x1; x++) {

@@ -1,6 +1,7 @@
 // Win checks from Pattern4 counts, the VCF solver and the VCT solver (fours and open threes).
 #include <algorithm>
 
+#include "moku/search/threats.h"
 #include "worker.h"
 
 namespace moku::search {
@@ -36,22 +37,35 @@ Value Worker::quickWin(int ply) {
     if (oppFours == 0 && !(renju && us == BLACK) &&
         (board.p4Count(us, C_BLOCK4_FLEX3) || board.p4Count(us, F_FLEX3_2X)))
         return mateIn(ply + 5);
+    // With fours of the opponent's about: a four-three still wins where the block of its four
+    // makes no four (freestyle and standard, threats.h).
+    if (int own = board.p4Count(us, C_BLOCK4_FLEX3);
+        own && params_.fourThreeDefence > 0 &&
+        (board.rule() == Rule::FREESTYLE || board.rule() == Rule::STANDARD)) {
+        Area a = patternArea();
+        for (int y = a.y0; y <= a.y1 && own; y++)
+            for (int x = a.x0; x <= a.x1 && own; x++) {
+                Pos p(x, y);
+                if (board.piece(p) != EMPTY || board.p4(p, us) != C_BLOCK4_FLEX3) continue;
+                if (fourThreeWins(board, p, us)) return mateIn(ply + 5);
+                own--;
+            }
+    }
     return VALUE_NONE;
 }
 
-// A cell where c would make five, looked for on the lines through `near` first.
-Pos Worker::findFivePoint(Color c, Pos near) {
+Pos Worker::findPattern4(Color c, Pattern4 p, Pos near) {
     if (near.valid() && near != POS_PASS)
         for (int d = 0; d < DIR_NB; d++)
             for (int k = -5; k <= 5; k++) {
                 Pos q = near + k * DIRECTION[d];
-                if (k && q.valid() && board.piece(q) == EMPTY && board.p4(q, c) == A_FIVE) return q;
+                if (k && q.valid() && board.piece(q) == EMPTY && board.p4(q, c) == p) return q;
             }
     Area a = patternArea();
     for (int y = a.y0; y <= a.y1; y++)
         for (int x = a.x0; x <= a.x1; x++) {
             Pos q(x, y);
-            if (board.piece(q) == EMPTY && board.p4(q, c) == A_FIVE) return q;
+            if (board.piece(q) == EMPTY && board.p4(q, c) == p) return q;
         }
     return POS_NONE;
 }

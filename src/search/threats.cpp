@@ -1,5 +1,6 @@
 #include "moku/search/threats.h"
 
+#include <array>
 #include <cstdlib>
 
 namespace moku::search {
@@ -41,6 +42,88 @@ bool blocksBeyond(Board& b, Pos p, Color c, const ThreatLines& lines) {
     bool stopped = b.p4Count(c, B_FLEX4) == 0 && b.p4Count(c, A_FIVE) == 0;
     b.undo();
     return stopped;
+}
+
+bool FourThreeBlocks::contains(Pos p) const {
+    for (int i = 0; i < size; i++)
+        if (cell[i] == p) return true;
+    return false;
+}
+
+namespace {
+
+// Empty cells up to five steps from `at` along d whose stone of colour `stone` leaves side's
+// line pattern at `at` one for which `keep` is false: at's line key with that stone added, read
+// with the rule's tables.
+template <class Keep, class Use>
+void lineCells(const Board& b, Pos at, int d, Color side, Color stone, Keep keep, Use use) {
+    const PatternTables& t = b.lineTables();
+    uint32_t key = b.lineKey(at, d);
+    for (int k = -5; k <= 5; k++) {
+        Pos q = at + k * DIRECTION[d];
+        if (k == 0 || !b.isEmpty(q)) continue;
+        if (!keep(t.linePattern(side, key | cellBits(stone) << lineKeyShift(k)))) use(q);
+    }
+}
+
+// The direction of p's four for c (its one B4 or B4S line), or -1.
+int fourDirection(const Board& b, Pos p, Color c) {
+    for (int d = 0; d < DIR_NB; d++) {
+        Pattern pat = b.cell(p).pattern[c][d];
+        if (pat == B4 || pat == B4S) return d;
+    }
+    return -1;
+}
+
+} // namespace
+
+Pos fourThreeFivePoint(const Board& b, Pos p, Color c) {
+    int d = fourDirection(b, p, c);
+    Pos five = POS_NONE;
+    if (d >= 0)
+        lineCells(
+            b, p, d, c, c, [](Pattern x) { return x != F5; }, [&](Pos q) { five = q; });
+    return five;
+}
+
+// The block's lines are read as they will be with c's stone on p: only the line through p
+// changes (its key gets that stone).
+bool fourThreeWins(const Board& b, Pos p, Color c) {
+    Pos five = fourThreeFivePoint(b, p, c);
+    if (five == POS_NONE) return false;
+    Color blocker = ~c;
+    int d = fourDirection(b, p, c);
+    std::array<Pattern, 4> lines;
+    for (int dd = 0; dd < DIR_NB; dd++) lines[dd] = b.cell(five).pattern[blocker][dd];
+    int k = 1;
+    while (five + k * DIRECTION[d] != p) k = k > 0 ? -k : 1 - k; // p is within five steps
+    lines[d] =
+        b.lineTables().linePattern(blocker, b.lineKey(five, d) | cellBits(c) << lineKeyShift(k));
+    return pattern4From(lines, false) > E_BLOCK4;
+}
+
+bool fourThreeBlocks(const Board& b, Pos p, Color c, FourThreeBlocks& out) {
+    Color blocker = ~c;
+    out.size = 0;
+    auto add = [&](Pos q) {
+        if (!out.contains(q) && out.size < FourThreeBlocks::MAX) out.cell[out.size++] = q;
+    };
+    Pos five = fourThreeFivePoint(b, p, c);
+    if (five == POS_NONE || b.p4(five, blocker) <= E_BLOCK4) return false;
+    add(p);
+    for (int d = 0; d < DIR_NB; d++) {
+        Pattern pat = b.cell(p).pattern[c][d];
+        if (pat == F3 || pat == F3S)
+            lineCells(
+                b, p, d, c, blocker, [](Pattern x) { return x >= F3; }, add);
+        else if (pat == B4 || pat == B4S)
+            lineCells(
+                b, p, d, c, blocker, [](Pattern x) { return x >= B4; }, add);
+    }
+    for (int d = 0; d < DIR_NB; d++)
+        lineCells(
+            b, five, d, blocker, blocker, [](Pattern x) { return x < B4; }, add);
+    return true;
 }
 
 } // namespace moku::search

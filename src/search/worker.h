@@ -280,6 +280,9 @@ private:
     // The replies to the opponent's open three (its open-four points): blocks and our own
     // fours; empty when there is none.
     void generateThreatReplies(MoveList& list, Pos ttMove, int ply);
+    // The replies to the opponent's four-three point (freestyle and standard): false, with the
+    // list untouched, when our forced block of its four would be a four of ours anyway.
+    bool generateFourThreeReplies(MoveList& list, Pos ttMove, int ply);
     // VCT nodes: the attacker (side to move) plays a four or an open three; the defender
     // answers the threat. Both return whether the attacker wins.
     bool vctAttack(int depth, int ply);
@@ -295,7 +298,10 @@ private:
                             params_.futilityImproving * improving,
                         params_.futilityMin);
     }
-    Pos findFivePoint(Color c, Pos near);
+    Pos findFivePoint(Color c, Pos near) { return findPattern4(c, game::A_FIVE, near); }
+    // An empty cell where c has Pattern4 p, looked for on the lines through `near` first, or
+    // POS_NONE.
+    Pos findPattern4(Color c, game::Pattern4 p, Pos near);
     // History: the bonus for a depth, and one move's entry for the side to move moved by it.
     int historyBonus(Depth depth) const;
     void adjustHistory(Pos p, int bonus);

@@ -65,6 +65,10 @@ public:
     Pattern4 p4(Pos p, Color c) const { return cells_[p.idx].p4[c]; }
     // Empty cells with each Pattern4, per colour.
     int p4Count(Color c, Pattern4 p) const { return p4Count_[c][p]; }
+    // The line key of cell p along direction d (the cell k steps away at lineKeyShift(k)), and
+    // the rule's tables that map keys to patterns: what a line would become with one more stone.
+    uint32_t lineKey(Pos p, int d) const { return keys_[d][p.idx]; }
+    const PatternTables& lineTables() const { return *tables_; }
 
     // The side to move plays p (POS_PASS: a null move). Throws BoardError if p is not an empty
     // cell on the board; the board is unchanged then.
