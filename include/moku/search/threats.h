@@ -59,7 +59,8 @@ Pos fourThreeFivePoint(const game::Board& b, Pos p, Color c);
 // the other side's forced block of the four makes no four of its own: c's open four follows.
 bool fourThreeWins(const game::Board& b, Pos p, Color c);
 struct FourThreeBlocks {
-    static constexpr int MAX = 64;
+    // At most 81: the point, ten cells on each of its four lines, ten on each line of the block.
+    static constexpr int MAX = 128;
     Pos cell[MAX];
     int size = 0;
     bool contains(Pos p) const;
