@@ -97,11 +97,10 @@ public:
         return p;
     }
 
-    // The canonical form of one half window: cells 0..4 on the left of the centre (cell 4
-    // next to it) as 10 bits; `right` mirrors the order for cells 6..10 (cell 6 first), so
-    // that both halves are read outwards from the centre.
+    // The canonical form of one half window, read outwards from the centre (bits 2i..2i+1:
+    // the cell i+1 steps away): the empty and own cells up to the first other cell, that cell
+    // (an edge outside caro), and edges beyond it.
     uint32_t canonicalHalf(uint32_t half) const {
-        // half holds cells outward from the centre: bits 2i..2i+1 = the cell i+1 steps away.
         uint32_t out = 0;
         int i = 0;
         for (; i < 5; i++) {

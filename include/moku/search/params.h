@@ -152,11 +152,11 @@ struct SearchParams {
     // main without them scored 74-111-5, 40.3 %, -69 +- 50 (the replies alone: 74-110-11,
     // 40.8 %); against main at 0.2 s (400 self-play games, seed 3701): 178-189-33, 48.6 %,
     // -10 +- 33. No measurable gain either way; kept as the exact form of what the search did
-    // by brute force. (Also not kept, code removed: a move that makes a new four-three point of
-    // ours reduced one ply less, like a three, on top of these rules: 77-111-10, 41.4 %,
-    // -60 +- 48 Elo against Rapfi, same conditions; the hard forced wins 289k to 261k nodes.)
-    // On the 19 hard forced wins of the tactics screen the nodes to a proof fell by a quarter
-    // (geometric mean 382k to 289k).
+    // by brute force. On the 19 hard forced wins of the tactics screen the nodes to a proof fell
+    // by a quarter (geometric mean 382k to 289k). (Also not kept, code removed: a move that
+    // makes a new four-three point of ours reduced one ply less, like a three, on top of these
+    // rules: 77-111-10, 41.4 %, -60 +- 48 Elo against Rapfi, same conditions; the hard forced
+    // wins 289k to 261k nodes.)
     double fourThreeDefence = 1;
     // Two double-threat rules measured and not kept (code removed; 200 self-play games each at
     // 0.2 s, freestyle): a move making a four-three or a double three one ply deeper (within

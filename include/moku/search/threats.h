@@ -46,18 +46,18 @@ inline bool mayBlock(const game::Board& b, Pos p, Color c) {
 // see (the board is left as it was). The side to move of `b` must be the blocker.
 bool blocksBeyond(game::Board& b, Pos p, Color c, const ThreatLines& lines);
 
-// The cells that stop c's four-three point p (freestyle and standard; the other side is to
-// move): p itself, the cells whose stone takes p's three below an open three or its four below
-// a four, and those after which the forced block of that four would make a four of the
-// blocker's. The blocker's own fours are not listed. Where that block is a four of the
-// blocker's already, the four-three forces nothing and this returns false. Every other move
-// that is not a four loses to c playing p, blocking nothing.
 // The five point of the four that c makes on its four-three point p (freestyle and standard),
 // or POS_NONE.
 Pos fourThreeFivePoint(const game::Board& b, Pos p, Color c);
 // Does c, to move, win by playing its four-three point p (freestyle and standard)? It does when
 // the other side's forced block of the four makes no four of its own: c's open four follows.
 bool fourThreeWins(const game::Board& b, Pos p, Color c);
+// The cells that stop c's four-three point p (freestyle and standard; the other side is to
+// move): p itself, the cells whose stone takes p's three below an open three or its four below
+// a four, and those after which the forced block of that four would make a four of the
+// blocker's. The blocker's own fours are not listed. Where that block is a four of the
+// blocker's already, the four-three forces nothing and this returns false. Every other move
+// that is not a four loses to c playing p, blocking nothing.
 struct FourThreeBlocks {
     // At most 81: the point, ten cells on each of its four lines, ten on each line of the block.
     static constexpr int MAX = 128;
