@@ -84,8 +84,7 @@ void Worker::generateScored(MoveList& list, Pos ttMove, int ply) {
         generateThreatReplies(list, ttMove, ply);
         if (list.size) return;
     }
-    if (params_.fourThreeDefence > 0 && board.p4Count(them, C_BLOCK4_FLEX3) &&
-        (board.rule() == Rule::FREESTYLE || board.rule() == Rule::STANDARD) &&
+    if (board.p4Count(them, C_BLOCK4_FLEX3) && fourThreeRules() &&
         generateFourThreeReplies(list, ttMove, ply))
         return;
     Area a = candidateArea();

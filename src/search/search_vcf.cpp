@@ -39,9 +39,7 @@ Value Worker::quickWin(int ply) {
         return mateIn(ply + 5);
     // With fours of the opponent's about: a four-three still wins where the block of its four
     // makes no four (freestyle and standard, threats.h).
-    if (int own = board.p4Count(us, C_BLOCK4_FLEX3);
-        own && params_.fourThreeDefence > 0 &&
-        (board.rule() == Rule::FREESTYLE || board.rule() == Rule::STANDARD)) {
+    if (int own = board.p4Count(us, C_BLOCK4_FLEX3); own && fourThreeRules()) {
         Area a = patternArea();
         for (int y = a.y0; y <= a.y1 && own; y++)
             for (int x = a.x0; x <= a.x1 && own; x++) {

@@ -66,39 +66,41 @@ void lineCells(const Board& b, Pos at, int d, Color side, Color stone, Keep keep
     }
 }
 
-// The direction of p's four for c (its one B4 or B4S line), or -1.
-int fourDirection(const Board& b, Pos p, Color c) {
-    for (int d = 0; d < DIR_NB; d++) {
+// The five point of the four c makes on p (its one B4 or B4S line), that line's direction
+// and the step from the five point back to p; five is POS_NONE when there is none.
+struct FourOf {
+    Pos five = POS_NONE;
+    int dir = -1;
+    int step = 0;
+};
+FourOf fourOf(const Board& b, Pos p, Color c) {
+    FourOf f;
+    for (int d = 0; d < DIR_NB && f.dir < 0; d++) {
         Pattern pat = b.cell(p).pattern[c][d];
-        if (pat == B4 || pat == B4S) return d;
+        if (pat == B4 || pat == B4S) f.dir = d;
     }
-    return -1;
+    if (f.dir >= 0)
+        lineCells(
+            b, p, f.dir, c, c, [](Pattern x) { return x != F5; }, [&](Pos q) { f.five = q; });
+    for (int k = -5; k <= 5 && f.five != POS_NONE; k++)
+        if (f.five + k * DIRECTION[f.dir] == p) f.step = k;
+    return f;
 }
 
 } // namespace
 
-Pos fourThreeFivePoint(const Board& b, Pos p, Color c) {
-    int d = fourDirection(b, p, c);
-    Pos five = POS_NONE;
-    if (d >= 0)
-        lineCells(
-            b, p, d, c, c, [](Pattern x) { return x != F5; }, [&](Pos q) { five = q; });
-    return five;
-}
+Pos fourThreeFivePoint(const Board& b, Pos p, Color c) { return fourOf(b, p, c).five; }
 
 // The block's lines are read as they will be with c's stone on p: only the line through p
 // changes (its key gets that stone).
 bool fourThreeWins(const Board& b, Pos p, Color c) {
-    Pos five = fourThreeFivePoint(b, p, c);
-    if (five == POS_NONE) return false;
+    FourOf four = fourOf(b, p, c);
+    if (four.five == POS_NONE) return false;
     Color blocker = ~c;
-    int d = fourDirection(b, p, c);
     std::array<Pattern, 4> lines;
-    for (int dd = 0; dd < DIR_NB; dd++) lines[dd] = b.cell(five).pattern[blocker][dd];
-    int k = 1;
-    while (five + k * DIRECTION[d] != p) k = k > 0 ? -k : 1 - k; // p is within five steps
-    lines[d] =
-        b.lineTables().linePattern(blocker, b.lineKey(five, d) | cellBits(c) << lineKeyShift(k));
+    for (int d = 0; d < DIR_NB; d++) lines[d] = b.cell(four.five).pattern[blocker][d];
+    lines[four.dir] = b.lineTables().linePattern(
+        blocker, b.lineKey(four.five, four.dir) | cellBits(c) << lineKeyShift(four.step));
     return pattern4From(lines, false) > E_BLOCK4;
 }
 

@@ -283,6 +283,12 @@ private:
     // The replies to the opponent's four-three point (freestyle and standard): false, with the
     // list untouched, when our forced block of its four would be a four of ours anyway.
     bool generateFourThreeReplies(MoveList& list, Pos ttMove, int ply);
+    // Whether the four-three rules (threats.h) apply: freestyle and standard, [search]
+    // four_three_defence on.
+    bool fourThreeRules() const {
+        return params_.fourThreeDefence > 0 &&
+               (board.rule() == Rule::FREESTYLE || board.rule() == Rule::STANDARD);
+    }
     // VCT nodes: the attacker (side to move) plays a four or an open three; the defender
     // answers the threat. Both return whether the attacker wins.
     bool vctAttack(int depth, int ply);
