@@ -12,6 +12,7 @@ crashes, illegal moves).
     scripts/match.py --opponent /path/to/pbrain-rapfi --games 200 --concurrency 2
     scripts/match.py --opponent "build/pbrain-moku" --opp-name base --tc 0/0.2 \
         --sprt 0,10 --games 2000
+    scripts/match.py --opponent /path/to/pbrain-rapfi --engine-tc 0/0.75 --opp-tc 0/0.5
     scripts/match.py --summary games.pgn          # only count an existing PGN
 
 c-gomoku-cli is taken from --cli, else $C_GOMOKU_CLI, else PATH.
@@ -140,6 +141,29 @@ def report(w, l, d, name, opp):
           f"Elo {e:+.0f} +/- {err:.0f} (95 %)")
 
 
+def cli_command(args, openings):
+    """c-gomoku-cli's command line for the parsed arguments. c-gomoku-cli's -each overrides what
+    an -engine says, so each engine names its own tc (--engine-tc, --opp-tc, else --tc)."""
+    def opts(pairs):
+        return ["option.%s=%s" % tuple(kv.split("=", 1)) for kv in pairs]
+
+    cmd = [args.cli, *(["-each", *opts(args.option)] if args.option else []),
+           "-engine", f"name={args.name}", f"cmd={args.engine}", f"tc={args.engine_tc or args.tc}",
+           *opts(args.engine_option),
+           "-engine", f"name={args.opp_name}", f"cmd={args.opponent}", f"tc={args.opp_tc or args.tc}",
+           *opts(args.opp_option),
+           "-rule", str(args.rule), "-boardsize", str(args.size), "-games", str(args.games),
+           "-repeat", "-concurrency", str(args.concurrency),
+           "-openings", f"file={os.path.abspath(openings)}", "type=pos", "order=random", f"srand={args.seed}",
+           "-pgn", args.pgn]
+    if args.sgf:
+        cmd += ["-sgf", args.sgf]
+    if args.sprt:
+        e0, e1 = args.sprt.split(",")
+        cmd += ["-sprt", f"elo0={e0}", f"elo1={e1}"]
+    return cmd
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default=os.path.join(ROOT, "build", "pbrain-moku"), help="first engine's command (Moku)")
@@ -149,6 +173,8 @@ def main():
     ap.add_argument("--rule", type=int, default=0, help="Gomocup rule: 0 freestyle, 1 standard, 4 renju")
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--tc", default="0/0.5", help="c-gomoku-cli time control, match/turn+inc in seconds")
+    ap.add_argument("--engine-tc", help="the first engine's own time control (time odds); default --tc")
+    ap.add_argument("--opp-tc", help="the opponent's own time control (time odds); default --tc")
     ap.add_argument("--games", type=int, default=200, help="games in all (even: both colours of each opening)")
     ap.add_argument("--concurrency", type=int, default=1)
     ap.add_argument("--openings", help="openings file (c-gomoku-cli pos format); default bench/openings/balanced_<rule><size>.txt")
@@ -181,29 +207,12 @@ def main():
     if args.name == args.opp_name:
         ap.error("the two engines need different names")
 
-    def opts(pairs):
-        out = []
-        for kv in pairs:
-            if "=" not in kv:
-                ap.error(f"option '{kv}' is not KEY=VALUE")
-            k, v = kv.split("=", 1)
-            out.append(f"option.{k}={v}")
-        return out
-
-    cmd = [args.cli, "-each", f"tc={args.tc}", *opts(args.option),
-           "-engine", f"name={args.name}", f"cmd={args.engine}", *opts(args.engine_option),
-           "-engine", f"name={args.opp_name}", f"cmd={args.opponent}", *opts(args.opp_option),
-           "-rule", str(args.rule), "-boardsize", str(args.size), "-games", str(args.games),
-           "-repeat", "-concurrency", str(args.concurrency),
-           "-openings", f"file={os.path.abspath(openings)}", "type=pos", "order=random", f"srand={args.seed}",
-           "-pgn", args.pgn]
-    if args.sgf:
-        if os.path.exists(args.sgf):
-            os.remove(args.sgf)
-        cmd += ["-sgf", args.sgf]
-    if args.sprt:
-        e0, e1 = args.sprt.split(",")
-        cmd += ["-sprt", f"elo0={e0}", f"elo1={e1}"]
+    for kv in args.option + args.engine_option + args.opp_option:
+        if "=" not in kv:
+            ap.error(f"option '{kv}' is not KEY=VALUE")
+    cmd = cli_command(args, openings)
+    if args.sgf and os.path.exists(args.sgf):
+        os.remove(args.sgf)
     print(" ".join(cmd), flush=True)
     if os.path.exists(args.pgn):
         os.remove(args.pgn)

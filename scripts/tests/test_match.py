@@ -1,6 +1,7 @@
 """Tests of scripts/match.py's counting: W-L-D from a PGN file (games lost before the first move
 left out) and the per-engine failures read from c-gomoku-cli's messages."""
 
+import argparse
 import os
 import sys
 import tempfile
@@ -61,6 +62,43 @@ class Failures(unittest.TestCase):
 
     def test_no_failures(self):
         self.assertEqual(match.failures(["[1] Started game 1 of 2 (a vs b)\n", "Elo: 0\n"]), {})
+
+
+class Command(unittest.TestCase):
+    def args(self, **kw):
+        base = dict(cli="cgc", engine="moku-bin", name="moku", opponent="rapfi-bin", opp_name="rapfi",
+                    rule=0, size=15, tc="0/0.5", engine_tc=None, opp_tc=None, games=20,
+                    concurrency=2, seed=7, option=[], engine_option=[], opp_option=[],
+                    pgn="m.pgn", sgf=None, sprt=None)
+        base.update(kw)
+        return argparse.Namespace(**base)
+
+    def engines(self, cmd):
+        """Each -engine's arguments, up to the next option that starts with '-'."""
+        out = []
+        for i, a in enumerate(cmd):
+            if a == "-engine":
+                j = i + 1
+                while j < len(cmd) and not cmd[j].startswith("-"):
+                    j += 1
+                out.append(cmd[i + 1:j])
+        return out
+
+    def test_both_engines_get_the_time_control(self):
+        cmd = match.cli_command(self.args(), "open.txt")
+        self.assertNotIn("-each", cmd)
+        moku, rapfi = self.engines(cmd)
+        self.assertIn("tc=0/0.5", moku)
+        self.assertIn("tc=0/0.5", rapfi)
+
+    def test_time_odds_and_options(self):
+        # -each would override an engine's own tc, so it carries only the shared options.
+        cmd = match.cli_command(self.args(engine_tc="0/0.75", option=["rule=0"],
+                                          opp_option=["max_memory=1"]), "open.txt")
+        self.assertEqual(cmd[1:3], ["-each", "option.rule=0"])
+        moku, rapfi = self.engines(cmd)
+        self.assertEqual(moku, ["name=moku", "cmd=moku-bin", "tc=0/0.75"])
+        self.assertEqual(rapfi, ["name=rapfi", "cmd=rapfi-bin", "tc=0/0.5", "option.max_memory=1"])
 
 
 if __name__ == "__main__":
