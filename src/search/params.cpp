@@ -60,6 +60,8 @@ const SearchParamInfo PARAMS[] = {
     {"far_defence_prune_depth", &SearchParams::farDefencePruneDepth, 0, 64, false},
     {"four_reply_extension", &SearchParams::fourReplyExtension, 0, 2, false},
     {"four_three_defence", &SearchParams::fourThreeDefence, 0, 1, true},
+    {"candidate_square", &SearchParams::candidateSquare, 1, 4, true},
+    {"candidate_line", &SearchParams::candidateLine, 0, 4, true},
     {"tt_move_extension_pv", &SearchParams::ttMoveExtensionPv, 0, 2, false},
     {"tt_move_extension_non_pv", &SearchParams::ttMoveExtensionNonPv, 0, 2, false},
     {"tt_move_near_four_extension", &SearchParams::ttMoveNearFourExtension, 0, 2, false},

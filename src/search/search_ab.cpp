@@ -47,8 +47,8 @@ void Worker::clearHistory() {
 }
 
 void Worker::setPosition(const Board& b) {
-    // A tighter candidate area than the board's default (SEARCH_RANGE).
-    board = Board(b.width(), b.height(), b.rule(), SEARCH_RANGE);
+    // The search's candidate area ([search] candidate_square, candidate_line).
+    board = Board(b.width(), b.height(), b.rule(), searchRange());
     stoneBoxes_.assign(1, Area{});
     for (Pos p : b.moves())
         if (p != POS_PASS) {

@@ -98,10 +98,6 @@ struct SearchTables {
     }
 };
 
-// The search board's candidate area: cells within two steps of a stone, or three along its lines.
-// (Three steps and four along lines, Rapfi's default: -23 +- 46 Elo, 200 games at 0.2 s.)
-constexpr game::CandidateRange SEARCH_RANGE{2, 3};
-
 // A rectangle of cells, corners inclusive; empty when x0 > x1.
 struct Area {
     int x0 = MAX_BOARD_SIZE, y0 = MAX_BOARD_SIZE, x1 = -1, y1 = -1;
@@ -257,9 +253,15 @@ private:
     // scan. Candidates: within the candidate range of a stone. Pattern4 other than NONE: a
     // cell more than five cells from every stone has no stone in its line keys, as on an
     // empty board, where every Pattern4 is NONE.
+    // The search board's candidate range: cells within candidate_square steps of a stone, or
+    // candidate_line along its lines (params.h).
+    game::CandidateRange searchRange() const {
+        return {int(params_.candidateSquare), int(params_.candidateLine)};
+    }
     Area candidateArea() const {
-        return stoneBoxes_.back().grown(std::max(SEARCH_RANGE.square, SEARCH_RANGE.lineReach),
-                                        board.width(), board.height());
+        game::CandidateRange r = searchRange();
+        return stoneBoxes_.back().grown(std::max(r.square, r.lineReach), board.width(),
+                                        board.height());
     }
     Area patternArea() const { return stoneBoxes_.back().grown(5, board.width(), board.height()); }
     // The static value: classical, refined by the network near the window (search_eval.cpp).

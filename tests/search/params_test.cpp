@@ -79,3 +79,33 @@ TEST(SearchParams, ChangeTheSearch) {
     EXPECT_GT(nodes(wide), base);
     EXPECT_EQ(nodes(SearchParams{}), base);
 }
+
+// The candidate range reaches the search board: a wider one searches more nodes to the same
+// depth, and the narrowest (the eight neighbours of a stone) finds its move among them.
+TEST(SearchParams, CandidateRange) {
+    game::Board b(15, 15, Rule::FREESTYLE);
+    for (auto [x, y] : {std::pair{7, 7}, {8, 8}, {7, 9}, {9, 6}}) b.move(Pos(x, y));
+    auto search = [&](int square, int line) {
+        SearchParams p;
+        p.candidateSquare = square;
+        p.candidateLine = line;
+        Searcher s;
+        s.setParams(p);
+        return s.think(b, test::noClock(6));
+    };
+    uint64_t base = search(2, 3).nodes;
+    EXPECT_GT(search(4, 4).nodes, base);
+    EXPECT_LT(search(1, 0).nodes, base);
+    for (int depth = 1; depth <= 6; depth++) {
+        SearchParams p;
+        p.candidateSquare = 1;
+        p.candidateLine = 0;
+        Searcher s;
+        s.setParams(p);
+        Pos m = s.think(b, test::noClock(depth)).bestMove;
+        bool near = false;
+        for (Pos q : b.moves())
+            near |= std::max(std::abs(q.x() - m.x()), std::abs(q.y() - m.y())) == 1;
+        EXPECT_TRUE(near) << "depth " << depth << ": " << m.x() << "," << m.y();
+    }
+}

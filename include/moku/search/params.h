@@ -158,6 +158,13 @@ struct SearchParams {
     // rules: 77-111-10, 41.4 %, -60 +- 48 Elo against Rapfi, same conditions; the hard forced
     // wins 289k to 261k nodes.)
     double fourThreeDefence = 1;
+    // The search's candidate cells: those within candidateSquare steps of a stone (the square
+    // around it) or candidateLine steps along its eight lines. 3 and 4 (Rapfi's default):
+    // -23 +- 46 Elo (200 self-play games at 0.2 s); against Rapfi's classical mode at 0.5 s
+    // (freestyle, 200 games, the openings of seed 3501) 74-116-8, 39.4 %, -75 +- 49, where 2
+    // and 3 score 80-115-3, 41.2 %.
+    double candidateSquare = 2;
+    double candidateLine = 3;
     // Two double-threat rules measured and not kept (code removed; 200 self-play games each at
     // 0.2 s, freestyle): a move making a four-three or a double three one ply deeper (within
     // twice the root depth), 94-87-19, +12 +- 46 Elo (seed 3203); quickWin calling a side to
