@@ -31,6 +31,7 @@
 #include "moku/eval/classical.h"
 #include "moku/game/board.h"
 #include "moku/game/pattern.h"
+#include "npy.h"
 
 using namespace moku;
 using namespace moku::game;
@@ -81,22 +82,6 @@ std::vector<double> defaultWeights(const eval::ClassicalConfig& c) {
     add(c.threatOwn);
     add(c.threatOpp);
     return w;
-}
-
-bool writeNpy(const std::string& path, const std::vector<float>& data, size_t rows, size_t cols) {
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" +
-                         std::to_string(rows) + ", " + std::to_string(cols) + "), }";
-    size_t total = 10 + header.size() + 1;
-    header.append((64 - total % 64) % 64, ' ');
-    header += '\n';
-    std::ofstream out(path, std::ios::binary);
-    if (!out) return false;
-    out.write("\x93NUMPY\x01\x00", 8);
-    uint16_t len = uint16_t(header.size());
-    out.put(char(len & 0xFF)).put(char(len >> 8));
-    out << header;
-    out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size() * 4));
-    return bool(out);
 }
 
 } // namespace
@@ -152,7 +137,7 @@ int main(int argc, char** argv) {
             count++;
         }
     }
-    if (!writeNpy(argv[1], rows, count, FEATURE_NB + EXTRA)) {
+    if (!tools::writeNpy(argv[1], rows, count, FEATURE_NB + EXTRA)) {
         std::cerr << "moku_features: cannot write " << argv[1] << "\n";
         return 1;
     }

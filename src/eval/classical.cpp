@@ -42,6 +42,9 @@ ClassicalConfig ClassicalConfig::defaults() {
     //              A      B     C     D    E    F     G    H    I    J    K   L  FORBID NONE
     c.moveOwn = {20000, 6000, 5000, 900, 500, 3000, 700, 450, 220, 160, 90, 60, 0, 0};
     c.moveOpp = {12000, 3000, 2500, 350, 120, 1200, 400, 280, 130, 110, 45, 30, 0, 0};
+    c.movePattern = {};
+    c.moveCellPercent = {100, 50};
+    c.moveDistance = {};
     c.scalePercent = 100;
     c.twoPlyPercent = 0;
     return c;
@@ -71,6 +74,19 @@ ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule)
         moveOwn[k] = int16_t(std::clamp(cfg.moveOwn[k], -32000, 32000));
         moveOpp[k] = int16_t(std::clamp(cfg.moveOpp[k], -32000, 32000));
     }
+    for (int side = 0; side < COLOR_NB; side++)
+        for (int who = 0; who < 2; who++)
+            for (int pc = 0; pc < PCODE_NB; pc++) {
+                Pattern4 p4 = Pattern4(pt.p4[side][pc]);
+                int v = (who == 0 ? cfg.moveOwn : cfg.moveOpp)[p4] +
+                        cells.score[side][0][pc] * cfg.moveCellPercent[who] / 100;
+                for (Pattern p : pcodePatterns(uint16_t(pc))) v += cfg.movePattern[who][p];
+                moveCell[side][who][pc] = int16_t(std::clamp(v, -32000, 32000));
+            }
+    for (int who = 0; who < 2; who++)
+        for (int d = 0; d < 16; d++)
+            moveDistance[who][d] =
+                int16_t(d == 0 ? 0 : cfg.moveDistance[who][std::min(d, MOVE_DISTANCE_NB) - 1]);
 }
 
 ClassicalEvaluator::ClassicalEvaluator(Rule rule, const ClassicalConfig& cfg)

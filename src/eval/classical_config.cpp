@@ -54,6 +54,12 @@ ClassicalConfig loadClassicalConfig(const toml::table& doc, ClassicalConfig c) {
     readInt(*t, "threat_block_percent", c.threatBlockPercent, 0, 100);
     readArray(*t, "move_own", c.moveOwn);
     readArray(*t, "move_opponent", c.moveOpp);
+    readArray(*t, "move_pattern_own", c.movePattern[0]);
+    readArray(*t, "move_pattern_opponent", c.movePattern[1]);
+    readInt(*t, "move_cell_own_percent", c.moveCellPercent[0], 0, 1000);
+    readInt(*t, "move_cell_opponent_percent", c.moveCellPercent[1], 0, 1000);
+    readArray(*t, "move_distance_opponent", c.moveDistance[0]);
+    readArray(*t, "move_distance_own", c.moveDistance[1]);
     readInt(*t, "scale_percent", c.scalePercent, 1, 1000);
     readInt(*t, "two_ply_percent", c.twoPlyPercent, 0, 100);
     return c;
@@ -79,6 +85,12 @@ std::string classicalConfigToToml(const ClassicalConfig& c) {
     out << "threat_block_percent = " << c.threatBlockPercent << "\n";
     writeArray(out, "move_own", c.moveOwn);
     writeArray(out, "move_opponent", c.moveOpp);
+    writeArray(out, "move_pattern_own", c.movePattern[0]);
+    writeArray(out, "move_pattern_opponent", c.movePattern[1]);
+    out << "move_cell_own_percent = " << c.moveCellPercent[0] << "\n";
+    out << "move_cell_opponent_percent = " << c.moveCellPercent[1] << "\n";
+    writeArray(out, "move_distance_opponent", c.moveDistance[0]);
+    writeArray(out, "move_distance_own", c.moveDistance[1]);
     out << "scale_percent = " << c.scalePercent << "\n";
     out << "two_ply_percent = " << c.twoPlyPercent << "\n";
     return out.str();

@@ -81,6 +81,60 @@ TEST(Classical, ValuesAreSensible) {
     EXPECT_GT(ev.tables().moveOpp[A_FIVE], ev.tables().moveOwn[B_FLEX4]);
 }
 
+// The move-ordering score read from the per-pcode tables equals its terms summed from the cell's
+// Pattern4, line patterns, evaluation score and distances, over random positions of every rule,
+// with the defaults and with every term set.
+TEST(Classical, MoveScoreMatchesItsTerms) {
+    ClassicalConfig full = ClassicalConfig::defaults();
+    for (int k = 0; k < PATTERN_NB; k++) {
+        full.movePattern[0][k] = 7 * k - 20;
+        full.movePattern[1][k] = 30 - 3 * k;
+    }
+    full.moveCellPercent = {37, 81};
+    full.moveDistance = {{{90, 70, 40, -5, 3}, {50, -30, 20, 10, -8}}};
+    std::mt19937 rng(11);
+    int checked = 0;
+    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU, Rule::CARO8})
+        for (const ClassicalConfig& cfg : {ClassicalConfig::defaults(), full}) {
+            ClassicalEvaluator ev(rule, cfg);
+            const PatternTables& pt = patternTables(rule);
+            auto dist = [](Pos a, Pos b) {
+                if (b == POS_NONE) return 5;
+                return std::min(5, std::max(std::abs(a.x() - b.x()), std::abs(a.y() - b.y())));
+            };
+            for (int game = 0; game < 6; game++) {
+                Board b(15, 15, rule);
+                ev.attach(b);
+                for (int step = 0; step < 60 && b.winner() == EMPTY && !b.full(); step++) {
+                    Color us = b.sideToMove(), them = ~us;
+                    for (Pos p : b.candidates()) {
+                        int slow = 0;
+                        for (int who = 0; who < 2; who++) {
+                            Color c = who == 0 ? us : them;
+                            uint16_t pc = b.cell(p).pcode[c];
+                            auto p4 = Pattern4(pt.p4[c][pc]);
+                            // The cell's evaluation score as the evaluator's own terms give it.
+                            int cell = cfg.pattern4[0][p4];
+                            if (p4 != FORBID)
+                                for (Pattern q : pcodePatterns(pc)) cell += cfg.pattern[0][q];
+                            slow += (who == 0 ? cfg.moveOwn : cfg.moveOpp)[p4] +
+                                    cell * cfg.moveCellPercent[who] / 100;
+                            for (Pattern q : pcodePatterns(pc)) slow += cfg.movePattern[who][q];
+                        }
+                        if (b.ply() > 0) slow += cfg.moveDistance[0][dist(p, b.lastMove(0)) - 1];
+                        if (b.ply() > 1) slow += cfg.moveDistance[1][dist(p, b.lastMove(1)) - 1];
+                        ASSERT_EQ(ev.moveScore(b, p), slow);
+                        checked++;
+                    }
+                    auto cand = b.candidates();
+                    if (cand.empty()) cand = b.emptyCells();
+                    b.move(cand[rng() % cand.size()]);
+                }
+            }
+        }
+    EXPECT_GT(checked, 20000);
+}
+
 TEST(Classical, ConfigFileEqualsEmbeddedDefaults) {
     ClassicalConfig def = ClassicalConfig::defaults();
     ClassicalConfig file =
@@ -94,11 +148,18 @@ TEST(Classical, ConfigOverridesAndErrors) {
     EXPECT_EQ(c.scalePercent, 150);
     EXPECT_EQ(c.threatOwn[4], 4);
     EXPECT_EQ(c.pattern[0], ClassicalConfig::defaults().pattern[0]);
+    c.movePattern[1][5] = -12;
+    c.moveCellPercent[0] = 0;
+    c.moveDistance[1][4] = 9;
     // Round trip through the TOML writer.
     ClassicalConfig back = loadClassicalConfig(toml::parse(classicalConfigToToml(c)));
     EXPECT_EQ(classicalConfigToToml(back), classicalConfigToToml(c));
     EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nthreat_own = [1, 2]\n")),
                  std::runtime_error);
     EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nscale_percent = \"x\"\n")),
+                 std::runtime_error);
+    EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nmove_distance_own = [1, 2, 3]\n")),
+                 std::runtime_error);
+    EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nmove_cell_own_percent = -1\n")),
                  std::runtime_error);
 }

@@ -5,8 +5,10 @@
 // overridable from configs/config.toml ([classical] table).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "moku/core/types.h"
@@ -24,6 +26,9 @@ enum ThreatLevel : uint8_t {
     THREAT_NB
 };
 
+// Distance classes of the move-ordering distance term: 1, 2, 3, 4, 5 or more.
+constexpr int MOVE_DISTANCE_NB = 5;
+
 struct ClassicalConfig {
     // Value of one line pattern at an empty cell for the colour that could play there, when
     // that colour is to move ([0]) and when it is not ([1]); indexed by game::Pattern.
@@ -38,6 +43,14 @@ struct ClassicalConfig {
     // Move ordering: score of a move by its Pattern4 for the mover and for the opponent.
     std::array<int, game::PATTERN4_NB> moveOwn;
     std::array<int, game::PATTERN4_NB> moveOpp;
+    // Plus, per line pattern through the cell, for the mover ([0]) and for the opponent ([1]).
+    std::array<std::array<int, game::PATTERN_NB>, 2> movePattern;
+    // Plus the cell's evaluation score (its to-move table) for the mover and for the opponent,
+    // in percent.
+    std::array<int, 2> moveCellPercent;
+    // Plus, by the Chebyshev distance 1, 2, 3, 4, 5 or more to the opponent's last move ([0])
+    // and to the mover's own last move ([1]).
+    std::array<std::array<int, MOVE_DISTANCE_NB>, 2> moveDistance;
     // Overall scale of the pattern sum, in percent (maps the sum onto the winrate logit).
     int scalePercent;
     // Share, in percent, of the position before the last move in the pattern sum (seen from
@@ -56,6 +69,10 @@ struct ClassicalTables {
     int16_t threat[2][THREAT_NB][THREAT_NB]; // [opponent has a five][own level][opp level]
     int16_t moveOwn[game::PATTERN4_NB];
     int16_t moveOpp[game::PATTERN4_NB];
+    // Move-ordering score of a cell by its pcode for the colour that moves there ([0]) and for
+    // the other colour ([1]): Pattern4, line patterns and cell score terms together.
+    int16_t moveCell[COLOR_NB][2][game::PCODE_NB];
+    int16_t moveDistance[2][16];
     int scalePercent;
     int twoPlyPercent;
 
@@ -101,19 +118,27 @@ public:
     // The from-scratch twin of evaluateFast (for tests): sums the table over every empty cell.
     Value evaluateSlow(const game::Board& b) const;
 
-    // Move-ordering score of playing p for the side to move: its Pattern4 for both sides, and
-    // the cell's line patterns for both sides, so that quiet cells do not tie.
+    // Move-ordering score of playing p for the side to move: its Pattern4 and line patterns for
+    // both sides, and its distance to the last two moves.
     int moveScore(const game::Board& b, Pos p) const {
         Color us = b.sideToMove(), them = ~us;
         const auto& cell = b.cell(p);
-        return tables_.moveOwn[cell.p4[us]] + tables_.moveOpp[cell.p4[them]] +
-               tables_.cells.score[us][0][cell.pcode[us]] +
-               tables_.cells.score[them][0][cell.pcode[them]] / 2;
+        return tables_.moveCell[us][0][cell.pcode[us]] +
+               tables_.moveCell[them][1][cell.pcode[them]] +
+               tables_.moveDistance[0][distance(p, b.lastMove(0))] +
+               tables_.moveDistance[1][distance(p, b.lastMove(1))];
     }
     const ClassicalTables& tables() const { return tables_; }
     Rule rule() const { return rule_; }
 
 private:
+    // Chebyshev distance, at most 15; 0 (no term) when there is no such move or it was a pass.
+    static int distance(Pos a, Pos b) {
+        if (b == POS_NONE || b == POS_PASS) return 0;
+        int d = std::max(std::abs(a.x() - b.x()), std::abs(a.y() - b.y()));
+        return d < 15 ? d : 15;
+    }
+
     Rule rule_;
     ClassicalTables tables_;
 };
