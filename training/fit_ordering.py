@@ -41,7 +41,9 @@ def sgf_games(text):
     """(rule, size, opening count, moves) of each game of a c-gomoku-cli SGF file."""
     games = []
     for block in re.findall(r"\(;(.*?)\)", text, re.S):
-        size = int(re.search(r"SZ\[(\d+)\]", block).group(1))
+        size_m = re.search(r"SZ\[(\d+)\]", block)
+        # Without SZ[] the board is 19x19 (SGF FF[4]); c-gomoku-cli always writes SZ[].
+        size = int(size_m.group(1)) if size_m else 19
         rule_m = re.search(r"RU\[(\d+)\]", block)
         gomocup = int(rule_m.group(1)) if rule_m else 0
         rule = {0: 0, 1: 1, 4: 2}.get(gomocup)
@@ -67,15 +69,18 @@ def features(rows):
            [O_DLAST + d_last, O_DOWN + d_own]
 
 
+def score(w, idx):
+    """Each row's score under weights w: the sum of its features' weights (idx: features())."""
+    return sum(w[ix] for ix in idx)
+
+
 def group_bounds(pos):
     starts = np.flatnonzero(np.r_[True, pos[1:] != pos[:-1]])
     return starts
 
 
 def nll_and_grad(w, idx, label, starts, n_pos, reg, fixed):
-    s = np.zeros(len(label))
-    for ix in idx:
-        s += w[ix]
+    s = score(w, idx)
     m = np.maximum.reduceat(s, starts)
     sizes = np.diff(np.r_[starts, len(s)])
     e = np.exp(s - np.repeat(m, sizes))
@@ -162,9 +167,7 @@ def fit(args):
     tidx, tlabel, tstarts = features(test), test[:, 1], group_bounds(test[:, 0])
     nll_t, _ = nll_and_grad(w, tidx, tlabel.astype(np.float64), tstarts, n - cut, 0.0, FIXED)
     print(f"held-out loss {nll_t:.4f} (uniform {np.mean(np.log(np.diff(np.r_[tstarts, len(test)]))):.4f})")
-    s = np.zeros(len(test))
-    for ix in tidx:
-        s += w[ix]
+    s = score(w, tidx)
     with open(args.config, "rb") as f:
         cfg = tomllib.load(f)
     print("held out, the played move:")

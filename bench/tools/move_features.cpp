@@ -32,10 +32,8 @@ namespace {
 
 constexpr int COLS = 14;
 
-int chebyshev(Pos a, Pos b) {
-    if (a == POS_NONE || b == POS_NONE) return 15;
-    return std::min(15, std::max(std::abs(a.x() - b.x()), std::abs(a.y() - b.y())));
-}
+// Distance class of the features: at most 15, and 15 when there is no such move.
+int distanceFeature(Pos a, Pos b) { return b == POS_NONE ? 15 : std::min(15, chebyshev(a, b)); }
 
 } // namespace
 
@@ -65,12 +63,10 @@ int main(int argc, char** argv) {
         for (int m; ls >> m;) moves.push_back(m);
         Rule r = rule == 0 ? Rule::FREESTYLE : rule == 1 ? Rule::STANDARD : Rule::RENJU;
         Board b(size, size, r, CandidateRange{2, 3});
-        bool ok = true;
-        for (size_t i = 0; i < moves.size() && ok; i++) {
+        for (size_t i = 0; i < moves.size(); i++) {
             Pos played(moves[i] % size, moves[i] / size);
             if (moves[i] < 0 || moves[i] >= size * size || !b.isEmpty(played)) {
                 std::cerr << argv[2] << ":" << lineNo << ": bad move " << moves[i] << "\n";
-                ok = false;
                 break;
             }
             Color us = b.sideToMove(), them = ~us;
@@ -87,8 +83,8 @@ int main(int argc, char** argv) {
                         row[4 + d] = pu[d];
                         row[8 + d] = pt[d];
                     }
-                    row[12] = chebyshev(p, last);
-                    row[13] = chebyshev(p, ownLast);
+                    row[12] = distanceFeature(p, last);
+                    row[13] = distanceFeature(p, ownLast);
                     rows.insert(rows.end(), row, row + COLS);
                 }
                 positions++;

@@ -19,7 +19,9 @@ using namespace moku::game;
 // term (scripts/tune.py, 260 iterations of 8 games at 0.1 s, freestyle) gave own 0/24/305/884/
 // 1584, opponent 0/5/104/217/156, block 22 %: against these defaults at 0.2 s it measured
 // 101-85-14 and 96-93-11 in freestyle (+16 +- 33 Elo over 400 games) and 98-99-3 in renju
-// (-2 +- 48), too little to adopt.
+// (-2 +- 48), too little to adopt. Against Rapfi's classical mode at 0.5 s it scored 85-104-7
+// (45.2 %) on the openings of seed 3501, where these defaults score 41.2 %, but 69-126-3 (35.6 %)
+// on those of seed 3510, where they score 39.3 %: level over both.
 // The waiting side's twos and threes set how much the sum favours the side to move, summed
 // over dozens of cells: on a 6-stone opening the root value swings by about 250 between odd and
 // even depths. The search's margins are tuned to that swing, and both ways lose (200 self-play

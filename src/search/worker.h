@@ -116,8 +116,7 @@ struct Area {
 // Chebyshev distance between two cells; MAX_DISTANCE when either is no cell (none or a pass).
 constexpr int MAX_DISTANCE = 99;
 inline int distance(Pos a, Pos b) {
-    if (!a.valid() || !b.valid()) return MAX_DISTANCE;
-    return std::max(std::abs(a.x() - b.x()), std::abs(a.y() - b.y()));
+    return a.valid() && b.valid() ? chebyshev(a, b) : MAX_DISTANCE;
 }
 
 struct StackEntry {

@@ -20,7 +20,7 @@ def synthetic_rows(w, positions, cells, rng):
         rows[:, 3] = rng.integers(2, 14, k)
         rows[:, 4:12] = rng.integers(0, 15, (k, 8))
         rows[:, 12:14] = rng.integers(1, 8, (k, 2))
-        s = sum(w[ix] for ix in fo.features(rows))
+        s = fo.score(w, fo.features(rows))
         p = np.exp(s - s.max())
         rows[rng.choice(k, p=p / p.sum()), 1] = 1
         out.append(rows)
@@ -32,12 +32,15 @@ class SgfGames(unittest.TestCase):
         text = ("(;FF[4]GM[4]GN[1]RU[4]SZ[15]PB[a]PW[b]RE[B+1]\n"
                 ";B[hh]C[opening move];W[ig]C[opening move];B[hi];W[jf]C[x])\n"
                 "(;FF[4]GM[4]GN[2]RU[0]SZ[20]\n;B[aa];W[tt])\n"
-                "(;FF[4]GM[4]GN[3]RU[2]SZ[15]\n;B[aa])\n")
+                "(;FF[4]GM[4]GN[3]RU[2]SZ[15]\n;B[aa])\n"
+                "(;FF[4]GM[4]GN[4]RU[0]\n;B[ss])\n")
         games = fo.sgf_games(text)
         # Caro (Gomocup rule 2) is not an engine rule of the format: left out.
-        self.assertEqual(len(games), 2)
+        self.assertEqual(len(games), 3)
         self.assertEqual(games[0], (2, 15, 2, [7 * 15 + 7, 6 * 15 + 8, 8 * 15 + 7, 5 * 15 + 9]))
         self.assertEqual(games[1], (0, 20, 0, [0, 19 * 20 + 19]))
+        # No SZ[]: SGF's default board, 19x19.
+        self.assertEqual(games[2], (0, 19, 0, [18 * 19 + 18]))
 
 
 class Fit(unittest.TestCase):
@@ -56,7 +59,7 @@ class Fit(unittest.TestCase):
         self.assertGreater(np.corrcoef(w, truth)[0, 1], 0.97)
         # The fitted score ranks the played move better than a score that knows nothing.
         starts = fo.group_bounds(rows[:, 0])
-        s = sum(w[ix] for ix in fo.features(rows))
+        s = fo.score(w, fo.features(rows))
         noise = rng.normal(0, 1, len(rows))
         self.assertLess(fo.ranks(s, rows[:, 1], starts).mean(),
                         fo.ranks(noise, rows[:, 1], starts).mean() - 3)

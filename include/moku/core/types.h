@@ -1,7 +1,9 @@
 // The vocabulary every layer shares: colours, rules, board positions, values and depths.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -57,6 +59,11 @@ struct Pos {
 
 constexpr Pos POS_NONE{};
 constexpr Pos POS_PASS{0}; // a padding cell, never a real move: the null move
+
+// Chebyshev (king-move) distance between two cells; callers decide what no cell means.
+inline int chebyshev(Pos a, Pos b) {
+    return std::max(std::abs(a.x() - b.x()), std::abs(a.y() - b.y()));
+}
 
 // The four line directions as index offsets: x, y, anti-diagonal (1,-1), diagonal (1,1).
 constexpr int DIR_NB = 4;

@@ -134,9 +134,7 @@ public:
 private:
     // Chebyshev distance, at most 15; 0 (no term) when there is no such move or it was a pass.
     static int distance(Pos a, Pos b) {
-        if (b == POS_NONE || b == POS_PASS) return 0;
-        int d = std::max(std::abs(a.x() - b.x()), std::abs(a.y() - b.y()));
-        return d < 15 ? d : 15;
+        return b == POS_NONE || b == POS_PASS ? 0 : std::min(chebyshev(a, b), 15);
     }
 
     Rule rule_;
