@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -32,6 +33,7 @@
 #include "moku/game/board.h"
 #include "moku/game/pattern.h"
 #include "npy.h"
+#include "records.h"
 
 using namespace moku;
 using namespace moku::game;
@@ -42,8 +44,6 @@ constexpr int PAT = PATTERN_NB, P4 = PATTERN4_NB, TH = eval::THREAT_NB;
 // pattern[0], pattern[1], pattern4[0], pattern4[1], threat_own, threat_opponent.
 constexpr int FEATURE_NB = 2 * PAT + 2 * P4 + 2 * TH;
 constexpr int EXTRA = 3;
-
-Rule ruleOf(uint8_t r) { return r == 0 ? Rule::FREESTYLE : r == 1 ? Rule::STANDARD : Rule::RENJU; }
 
 // The feature counts of `b` for its side to move; blockPercent scales the own threat when the
 // opponent holds a five point.
@@ -91,52 +91,48 @@ int main(int argc, char** argv) {
         std::cerr << "usage: moku_features OUT.npy SHARD.mksp.lz4...\n";
         return 2;
     }
-    const eval::ClassicalConfig cfg = eval::ClassicalConfig::defaults();
+    // The pattern terms in every rule (freestyle's embedded per-pcode tables left out).
+    eval::ClassicalConfig cfg = eval::ClassicalConfig::defaults();
+    for (auto& v : cfg.pcodeValue) v.clear();
+    for (auto& v : cfg.threatMaskValue) v.clear();
     const std::vector<double> w = defaultWeights(cfg);
     const eval::ClassicalEvaluator evaluators[3] = {eval::ClassicalEvaluator(Rule::FREESTYLE, cfg),
                                                     eval::ClassicalEvaluator(Rule::STANDARD, cfg),
                                                     eval::ClassicalEvaluator(Rule::RENJU, cfg)};
     std::vector<float> rows;
-    size_t count = 0, skipped = 0, problems = 0;
-    for (int a = 2; a < argc; a++) {
-        data::ReadResult rr = data::readRecordFile(argv[a]);
-        for (const std::string& p : rr.problems) std::cerr << p << "\n";
-        problems += rr.problems.size();
-        for (const data::Record& r : rr.records) {
-            if ((r.flags & (data::FLAG_PROVEN | data::FLAG_OPENING)) || r.rule > 2) {
-                skipped++;
-                continue;
-            }
-            Board b(r.size, r.size, ruleOf(r.rule));
-            const eval::ClassicalEvaluator& ev = evaluators[r.rule];
-            ev.attach(b);
-            for (size_t i = 0; i < r.moves.size(); i++)
-                b.move(Pos(r.moves[i] % r.size, r.moves[i] / r.size), i % 2 == 0 ? BLACK : WHITE);
-            if (b.p4Count(b.sideToMove(), A_FIVE)) {
-                skipped++;
-                continue;
-            }
-            float f[FEATURE_NB];
-            features(b, cfg.threatBlockPercent, f);
-            double dot = 0;
-            for (int k = 0; k < FEATURE_NB; k++) dot += w[k] * f[k];
-            Value v = ev.evaluateFast(b);
-            double clamped = std::clamp(dot, double(-VALUE_EVAL_MAX), double(VALUE_EVAL_MAX));
-            // The evaluator rounds the blocked own threat down to an integer.
-            if (std::abs(clamped - v) > 1.0) {
-                std::cerr << "moku_features: " << argv[a] << ": the features give " << clamped
-                          << " where the evaluator gives " << v << "\n";
-                return 1;
-            }
-            rows.insert(rows.end(), f, f + FEATURE_NB);
-            rows.push_back(r.result == data::RESULT_WIN    ? 1.0f
-                           : r.result == data::RESULT_DRAW ? 0.5f
-                                                           : 0.0f);
-            rows.push_back(float(1.0 / (1.0 + std::exp(-r.value / 200.0))));
-            rows.push_back(float(r.moves.size()));
-            count++;
+    size_t count = 0, skipped = 0;
+    size_t problems = tools::forEachRecord(argv + 2, argc - 2, [&](const data::Record& r) {
+        if ((r.flags & (data::FLAG_PROVEN | data::FLAG_OPENING)) || r.rule > 2) {
+            skipped++;
+            return;
         }
-    }
+        Board b(r.size, r.size, tools::recordRule(r.rule));
+        const eval::ClassicalEvaluator& ev = evaluators[r.rule];
+        ev.attach(b);
+        for (size_t i = 0; i < r.moves.size(); i++)
+            b.move(Pos(r.moves[i] % r.size, r.moves[i] / r.size), i % 2 == 0 ? BLACK : WHITE);
+        if (b.p4Count(b.sideToMove(), A_FIVE)) {
+            skipped++;
+            return;
+        }
+        float f[FEATURE_NB];
+        features(b, cfg.threatBlockPercent, f);
+        double dot = 0;
+        for (int k = 0; k < FEATURE_NB; k++) dot += w[k] * f[k];
+        Value v = ev.evaluateFast(b);
+        double clamped = std::clamp(dot, double(-VALUE_EVAL_MAX), double(VALUE_EVAL_MAX));
+        // The evaluator rounds the blocked own threat down to an integer.
+        if (std::abs(clamped - v) > 1.0) {
+            std::cerr << "moku_features: the features give " << clamped
+                      << " where the evaluator gives " << v << "\n";
+            std::exit(1);
+        }
+        rows.insert(rows.end(), f, f + FEATURE_NB);
+        rows.push_back(tools::resultScore(r));
+        rows.push_back(tools::valueWinrate(r));
+        rows.push_back(float(r.moves.size()));
+        count++;
+    });
     if (!tools::writeNpy(argv[1], rows, count, FEATURE_NB + EXTRA)) {
         std::cerr << "moku_features: cannot write " << argv[1] << "\n";
         return 1;

@@ -1,10 +1,16 @@
 #include "moku/eval/classical.h"
 
 #include <algorithm>
+#include <iterator>
+
+#include "classical_freestyle.h"
 
 namespace moku::eval {
 
 using namespace moku::game;
+
+static_assert(std::size(FREESTYLE_PCODE_VALUE) == PCODE_NB);
+static_assert(std::size(FREESTYLE_THREAT_MASK_VALUE) == THREAT_MASK_NB);
 
 // The defaults follow threat strength: what a pattern lets its owner force. A line pattern is
 // worth more to the side to move (it can play it now) than to the waiting side (which will
@@ -49,22 +55,39 @@ ClassicalConfig ClassicalConfig::defaults() {
     c.moveDistance = {};
     c.scalePercent = 100;
     c.twoPlyPercent = 0;
+    // Freestyle: the per-pcode tables fitted to self-play (classical_freestyle.h).
+    c.pcodeValue[int(Rule::FREESTYLE)].assign(std::begin(FREESTYLE_PCODE_VALUE),
+                                              std::end(FREESTYLE_PCODE_VALUE));
+    c.threatMaskValue[int(Rule::FREESTYLE)].assign(std::begin(FREESTYLE_THREAT_MASK_VALUE),
+                                                   std::end(FREESTYLE_THREAT_MASK_VALUE));
     return c;
 }
 
 ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule)
-    : scalePercent(cfg.scalePercent), twoPlyPercent(cfg.twoPlyPercent) {
+    : scalePercent(cfg.scalePercent),
+      useThreatMask(cfg.pcodeValue[int(rule)].size() == size_t(PCODE_NB) &&
+                    cfg.threatMaskValue[int(rule)].size() == size_t(THREAT_MASK_NB)) {
+    twoPlyPercent = useThreatMask ? 50 : cfg.twoPlyPercent;
     const PatternTables& pt = patternTables(rule);
+    // The line-pattern value of a cell: its Pattern4 entry plus its four line patterns'.
+    auto patternValue = [&](int side, int stm, int pc) {
+        Pattern4 p4 = Pattern4(pt.p4[side][pc]);
+        int v = cfg.pattern4[stm][p4];
+        // A forbidden point is no use to black: only its Pattern4 entry counts.
+        if (p4 != FORBID)
+            for (Pattern p : pcodePatterns(uint16_t(pc))) v += cfg.pattern[stm][p];
+        return std::clamp(v, -32000, 32000);
+    };
+    const std::vector<int>& pcodeValue = cfg.pcodeValue[int(rule)];
     for (int side = 0; side < COLOR_NB; side++)
         for (int stm = 0; stm < 2; stm++)
-            for (int pc = 0; pc < PCODE_NB; pc++) {
-                Pattern4 p4 = Pattern4(pt.p4[side][pc]);
-                int v = cfg.pattern4[stm][p4];
-                // A forbidden point is no use to black: only its Pattern4 entry counts.
-                if (p4 != FORBID)
-                    for (Pattern p : pcodePatterns(uint16_t(pc))) v += cfg.pattern[stm][p];
-                cells.score[side][stm][pc] = int16_t(std::clamp(v, -32000, 32000));
-            }
+            for (int pc = 0; pc < PCODE_NB; pc++)
+                cells.score[side][stm][pc] =
+                    int16_t(useThreatMask ? std::clamp(pcodeValue[pc], -32000, 32000)
+                                          : patternValue(side, stm, pc));
+    for (int m = 0; m < THREAT_MASK_NB; m++)
+        threatMaskValue[m] = int16_t(
+            useThreatMask ? std::clamp(cfg.threatMaskValue[int(rule)][m], -32000, 32000) : 0);
     for (int five = 0; five < 2; five++)
         for (int own = 0; own < THREAT_NB; own++)
             for (int opp = 0; opp < THREAT_NB; opp++) {
@@ -81,7 +104,7 @@ ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule)
             for (int pc = 0; pc < PCODE_NB; pc++) {
                 Pattern4 p4 = Pattern4(pt.p4[side][pc]);
                 int v = (who == 0 ? cfg.moveOwn : cfg.moveOpp)[p4] +
-                        cells.score[side][0][pc] * cfg.moveCellPercent[who] / 100;
+                        patternValue(side, 0, pc) * cfg.moveCellPercent[who] / 100;
                 for (Pattern p : pcodePatterns(uint16_t(pc))) v += cfg.movePattern[who][p];
                 moveCell[side][who][pc] = int16_t(std::clamp(v, -32000, 32000));
             }
@@ -114,9 +137,7 @@ Value ClassicalEvaluator::evaluateSlow(const Board& b) const {
         if (before.ply() > 0) before.undo();
         sum += (patternSum(before, 1) - sum) * tables_.twoPlyPercent / 100;
     }
-    int oppFive = b.p4Count(them, A_FIVE) > 0;
-    int32_t v = sum * tables_.scalePercent / 100 +
-                tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];
+    int32_t v = sum * tables_.scalePercent / 100 + threatValue(b);
     return Value(std::clamp<int32_t>(v, -VALUE_EVAL_MAX, VALUE_EVAL_MAX));
 }
 

@@ -23,6 +23,26 @@ template <size_t N> void readArray(const toml::table& t, const char* key, std::a
     }
 }
 
+// Reads t[field] (shown as classical.`key` in errors): an array of `size` integers, or [].
+void readVector(const toml::table& t, const char* key, const char* field, size_t size,
+                std::vector<int>& out) {
+    const toml::node* n = t.get(field);
+    if (!n) return;
+    const toml::array* a = n->as_array();
+    if (!a || (a->size() != size && a->size() != 0))
+        throw std::runtime_error(std::string("classical.") + key + ": expected an array of " +
+                                 std::to_string(size) + " integers (or [] for none)");
+    std::vector<int> v(a->size());
+    for (size_t i = 0; i < a->size(); i++) {
+        auto x = (*a)[i].value<int64_t>();
+        if (!x || *x < -30000 || *x > 30000)
+            throw std::runtime_error(std::string("classical.") + key + "[" + std::to_string(i) +
+                                     "]: expected an integer in -30000..30000");
+        v[i] = int(*x);
+    }
+    out = std::move(v);
+}
+
 void readInt(const toml::table& t, const char* key, int& out, int lo, int hi) {
     const toml::node* n = t.get(key);
     if (!n) return;
@@ -62,6 +82,20 @@ ClassicalConfig loadClassicalConfig(const toml::table& doc, ClassicalConfig c) {
     readArray(*t, "move_distance_own", c.moveDistance[1]);
     readInt(*t, "scale_percent", c.scalePercent, 1, 1000);
     readInt(*t, "two_ply_percent", c.twoPlyPercent, 0, 100);
+    for (int r = 0; r < RULE_NB; r++) {
+        std::string name(ruleName(Rule(r)));
+        const toml::table* rt = (*t)[name].as_table();
+        if (!rt) continue;
+        std::string prefix = name + ".";
+        readVector(*rt, (prefix + "pcode_values").c_str(), "pcode_values", game::PCODE_NB,
+                   c.pcodeValue[r]);
+        readVector(*rt, (prefix + "threat_mask_values").c_str(), "threat_mask_values",
+                   THREAT_MASK_NB, c.threatMaskValue[r]);
+        if (c.pcodeValue[r].empty() != c.threatMaskValue[r].empty())
+            throw std::runtime_error("classical." + name +
+                                     ": pcode_values and threat_mask_values go together (both "
+                                     "tables, or both [] for the pattern terms)");
+    }
     return c;
 }
 
@@ -93,6 +127,16 @@ std::string classicalConfigToToml(const ClassicalConfig& c) {
     writeArray(out, "move_distance_own", c.moveDistance[1]);
     out << "scale_percent = " << c.scalePercent << "\n";
     out << "two_ply_percent = " << c.twoPlyPercent << "\n";
+    auto writeVector = [&out](const char* key, const std::vector<int>& v) {
+        out << key << " = [";
+        for (size_t i = 0; i < v.size(); i++) out << (i ? ", " : "") << v[i];
+        out << "]\n";
+    };
+    for (int r = 0; r < RULE_NB; r++) {
+        out << "\n[classical." << ruleName(Rule(r)) << "]\n";
+        writeVector("pcode_values", c.pcodeValue[r]);
+        writeVector("threat_mask_values", c.threatMaskValue[r]);
+    }
     return out.str();
 }
 

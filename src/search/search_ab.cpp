@@ -37,6 +37,7 @@ constexpr int SELECT_FIRST = 3; // moves picked by selection before the rest is 
 
 Worker::Worker(TranspositionTable& tt, std::atomic<bool>& stop, int id)
     : id(id), board(15, 15, Rule::FREESTYLE), tt_(tt), stop_(stop) {
+    applyParams(board.rule());
     clearHistory();
 }
 
@@ -47,6 +48,7 @@ void Worker::clearHistory() {
 }
 
 void Worker::setPosition(const Board& b) {
+    if (b.rule() != board.rule()) applyParams(b.rule());
     // The search's candidate area ([search] candidate_square, candidate_line).
     board = Board(b.width(), b.height(), b.rule(), searchRange());
     stoneBoxes_.assign(1, Area{});

@@ -181,9 +181,10 @@ public:
     uint64_t totalNodes() const;
     void clearHistory();
     void setEvalConfig(const eval::ClassicalConfig& cfg);
+    // The parameters of every rule; setPosition puts the position's rule's values in effect.
     void setParams(const SearchParams& p) {
-        params_ = p;
-        tables_ = SearchTables(p);
+        baseParams_ = p;
+        applyParams(board.rule());
     }
     // The shared network weights; the worker's own evaluator is (re)built at setPosition().
     void setNetwork(const eval::NetworkPair& network);
@@ -327,7 +328,12 @@ private:
 
     TranspositionTable& tt_;
     std::atomic<bool>& stop_;
-    SearchParams params_;
+    SearchParams baseParams_; // as given, with every rule's values
+    SearchParams params_;     // in effect: baseParams_ for the current position's rule
+    void applyParams(Rule rule) {
+        params_ = baseParams_.forRule(rule);
+        tables_ = SearchTables(params_);
+    }
     SearchTables tables_{params_};
     std::unique_ptr<eval::ClassicalEvaluator> eval_;
     eval::NetworkPair network_;

@@ -20,8 +20,18 @@ TEST(Classical, IncrementalSumsMatchRecompute) {
     int checked = 0;
     ClassicalConfig twoPly = ClassicalConfig::defaults();
     twoPly.twoPlyPercent = 50;
+    // A value per pcode and per threat mask instead of the pattern and threat terms.
+    ClassicalConfig perPcode = twoPly;
+    for (int r = 0; r < RULE_NB; r++) {
+        perPcode.pcodeValue[r].clear();
+        perPcode.threatMaskValue[r].clear();
+        for (int pc = 0; pc < PCODE_NB; pc++)
+            perPcode.pcodeValue[r].push_back(int(rng() % 401) - 200);
+        for (int m = 0; m < THREAT_MASK_NB; m++)
+            perPcode.threatMaskValue[r].push_back(int(rng() % 2001) - 1000);
+    }
     for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU, Rule::CARO8})
-        for (const ClassicalConfig& cfg : {ClassicalConfig::defaults(), twoPly}) {
+        for (const ClassicalConfig& cfg : {ClassicalConfig::defaults(), twoPly, perPcode}) {
             ClassicalEvaluator ev(rule, cfg);
             for (int game = 0; game < 12; game++) {
                 int size = game % 3 == 0 ? 20 : 15;
@@ -45,7 +55,43 @@ TEST(Classical, IncrementalSumsMatchRecompute) {
                 }
             }
         }
-    EXPECT_GT(checked, 4000);
+    EXPECT_GT(checked, 6000);
+}
+
+// The threat mask against its bits read from every empty cell's Pattern4 (not the board's
+// counts), over random games.
+TEST(Classical, ThreatMaskMatchesTheCells) {
+    std::mt19937 rng(11);
+    int checked = 0, nonzero = 0;
+    for (Rule rule : {Rule::FREESTYLE, Rule::RENJU})
+        for (int game = 0; game < 40; game++) {
+            Board b(15, 15, rule);
+            for (int step = 0; step < 80 && b.winner() == EMPTY && !b.full(); step++) {
+                auto cand = b.candidates();
+                if (cand.empty()) cand = b.emptyCells();
+                b.move(cand[rng() % cand.size()]);
+                for (Color us : {BLACK, WHITE}) {
+                    bool has[COLOR_NB][PATTERN4_NB] = {};
+                    for (Pos p : b.emptyCells())
+                        for (Color c : {BLACK, WHITE}) has[c][b.cell(p).p4[c]] = true;
+                    Color them = ~us;
+                    int expected =
+                        has[them][A_FIVE] | has[us][B_FLEX4] << 1 | has[them][B_FLEX4] << 2;
+                    for (Color c : {us, them}) {
+                        int shift = c == us ? 3 : 7;
+                        expected |= (has[c][C_BLOCK4_FLEX3] || has[c][D_BLOCK4_PLUS]) << shift;
+                        expected |= has[c][E_BLOCK4] << (shift + 1);
+                        expected |= (has[c][F_FLEX3_2X] || has[c][G_FLEX3_PLUS]) << (shift + 2);
+                        expected |= has[c][H_FLEX3] << (shift + 3);
+                    }
+                    ASSERT_EQ(threatMask(b, us), expected);
+                    nonzero += expected != 0;
+                    checked++;
+                }
+            }
+        }
+    EXPECT_GT(checked, 3000);
+    EXPECT_GT(nonzero, checked / 3);
 }
 
 TEST(Classical, CopiedBoardKeepsSums) {
@@ -60,25 +106,31 @@ TEST(Classical, CopiedBoardKeepsSums) {
     EXPECT_EQ(ev.evaluateFast(c), ev.evaluateSlow(c));
 }
 
+// With freestyle's per-pcode tables and with the pattern terms (standard).
 TEST(Classical, ValuesAreSensible) {
-    ClassicalEvaluator ev(Rule::FREESTYLE);
-    Board b(15, 15, Rule::FREESTYLE);
-    ev.attach(b);
-    EXPECT_EQ(ev.evaluateFast(b), 0);
-    // Black holds an open three, white scattered stones: good for black whoever is to move.
-    for (int x = 6; x < 9; x++) b.move(Pos(x, 7), BLACK);
-    b.move(Pos(0, 14), WHITE);
-    b.move(Pos(14, 0), WHITE);
-    b.move(Pos(14, 14), WHITE);
-    ASSERT_EQ(b.sideToMove(), BLACK);
-    Value toMove = ev.evaluateFast(b);
-    EXPECT_GT(toMove, 100);
-    EXPECT_LT(toMove, VALUE_EVAL_MAX + 1);
-    b.move(POS_PASS);
-    EXPECT_LT(ev.evaluateFast(b), 0);
-    // Move ordering: a five beats a block of the opponent's five, which beats a quiet move.
-    EXPECT_GT(ev.tables().moveOwn[A_FIVE], ev.tables().moveOpp[A_FIVE]);
-    EXPECT_GT(ev.tables().moveOpp[A_FIVE], ev.tables().moveOwn[B_FLEX4]);
+    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD}) {
+        ClassicalEvaluator ev(rule);
+        Board b(15, 15, rule);
+        ev.attach(b);
+        EXPECT_EQ(ev.tables().useThreatMask, rule == Rule::FREESTYLE);
+        // The empty board: nothing but the side to move's share of no threats.
+        EXPECT_EQ(ev.evaluateFast(b),
+                  ev.tables().useThreatMask ? ev.tables().threatMaskValue[0] : 0);
+        // Black holds an open three, white scattered stones: good for black whoever is to move.
+        for (int x = 6; x < 9; x++) b.move(Pos(x, 7), BLACK);
+        b.move(Pos(0, 14), WHITE);
+        b.move(Pos(14, 0), WHITE);
+        b.move(Pos(14, 14), WHITE);
+        ASSERT_EQ(b.sideToMove(), BLACK);
+        Value toMove = ev.evaluateFast(b);
+        EXPECT_GT(toMove, 100);
+        EXPECT_LT(toMove, VALUE_EVAL_MAX + 1);
+        b.move(POS_PASS);
+        EXPECT_LT(ev.evaluateFast(b), 0);
+        // Move ordering: a five beats a block of the opponent's five, which beats a quiet move.
+        EXPECT_GT(ev.tables().moveOwn[A_FIVE], ev.tables().moveOpp[A_FIVE]);
+        EXPECT_GT(ev.tables().moveOpp[A_FIVE], ev.tables().moveOwn[B_FLEX4]);
+    }
 }
 
 // The move-ordering score read from the per-pcode tables equals its terms summed from the cell's
@@ -161,5 +213,26 @@ TEST(Classical, ConfigOverridesAndErrors) {
     EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nmove_distance_own = [1, 2, 3]\n")),
                  std::runtime_error);
     EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nmove_cell_own_percent = -1\n")),
+                 std::runtime_error);
+    // The per-pcode and threat-mask tables: the full size, or empty for none.
+    ClassicalConfig tables = c;
+    tables.pcodeValue[int(Rule::RENJU)].assign(PCODE_NB, 7);
+    tables.threatMaskValue[int(Rule::RENJU)].assign(THREAT_MASK_NB, -3);
+    tables.threatMaskValue[int(Rule::RENJU)][5] = 250;
+    ClassicalConfig read = loadClassicalConfig(toml::parse(classicalConfigToToml(tables)));
+    EXPECT_EQ(read.pcodeValue, tables.pcodeValue);
+    EXPECT_EQ(read.threatMaskValue, tables.threatMaskValue);
+    // [] for both: that rule goes back to the pattern terms.
+    ClassicalConfig none = loadClassicalConfig(
+        toml::parse("[classical.freestyle]\npcode_values = []\nthreat_mask_values = []\n"));
+    EXPECT_TRUE(none.pcodeValue[int(Rule::FREESTYLE)].empty());
+    EXPECT_TRUE(none.threatMaskValue[int(Rule::FREESTYLE)].empty());
+    EXPECT_THROW(loadClassicalConfig(toml::parse("[classical.renju]\npcode_values = [1, 2, 3]\n")),
+                 std::runtime_error);
+    EXPECT_THROW(
+        loadClassicalConfig(toml::parse("[classical.freestyle]\nthreat_mask_values = [1, 2, 3]\n")),
+        std::runtime_error);
+    // One table without the other.
+    EXPECT_THROW(loadClassicalConfig(toml::parse("[classical.freestyle]\npcode_values = []\n")),
                  std::runtime_error);
 }

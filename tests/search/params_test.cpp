@@ -24,18 +24,56 @@ TEST(SearchParams, EveryFieldIsNamedOnce) {
         EXPECT_GE(v, i.lo) << i.name;
         EXPECT_LE(v, i.hi) << i.name;
     }
-    // Every member of the struct is a double with an entry.
-    EXPECT_EQ(searchParamInfo().size() * sizeof(double), sizeof(SearchParams));
+    // Every member of the struct but the per-rule values is a double with an entry.
+    EXPECT_EQ(searchParamInfo().size() * sizeof(double) + sizeof(std::vector<RuleValue>),
+              sizeof(SearchParams));
+    // The per-rule values name parameters and lie in their ranges.
+    for (const RuleValue& rv : p.ruleValues) {
+        ASSERT_GE(rv.param, 0);
+        ASSERT_LT(rv.param, int(searchParamInfo().size()));
+        EXPECT_GE(rv.value, searchParamInfo()[rv.param].lo) << searchParamInfo()[rv.param].name;
+        EXPECT_LE(rv.value, searchParamInfo()[rv.param].hi) << searchParamInfo()[rv.param].name;
+    }
 }
 
 TEST(SearchParams, ConfigFileEqualsEmbeddedDefaults) {
     toml::table doc = toml::parse_file(std::string(MOKU_SOURCE_DIR) + "/configs/config.toml");
     EXPECT_EQ(loadSearchParams(doc), SearchParams{});
-    // The file lists every parameter, and nothing else, in [search].
+    // The file lists every parameter, and nothing else, in [search], and the embedded per-rule
+    // values in [search.RULE] tables.
     const toml::table* t = doc["search"].as_table();
     ASSERT_NE(t, nullptr);
-    EXPECT_EQ(t->size(), searchParamInfo().size());
+    size_t values = 0, ruleValues = 0;
+    for (const auto& [k, node] : *t) {
+        if (const toml::table* rt = node.as_table()) {
+            EXPECT_TRUE(ruleFromName(k.str())) << k.str();
+            ruleValues += rt->size();
+        } else {
+            values++;
+        }
+    }
+    EXPECT_EQ(values, searchParamInfo().size());
+    EXPECT_EQ(ruleValues, SearchParams{}.ruleValues.size());
     for (const SearchParamInfo& i : searchParamInfo()) EXPECT_TRUE(t->contains(i.name)) << i.name;
+}
+
+// [search.RULE] values apply to that rule only, over [search]; the writer round-trips them; a
+// bad rule table is an error naming it.
+TEST(SearchParams, RuleValues) {
+    SearchParams p = loadSearchParams(toml::parse(
+        "[search]\nrazor_base = 70\n[search.renju]\nrazor_base = 30\nlmr_scale = 0.7\n"));
+    EXPECT_EQ(p.forRule(Rule::RENJU).razorBase, 30);
+    EXPECT_EQ(p.forRule(Rule::RENJU).lmrScale, 0.7);
+    EXPECT_EQ(p.forRule(Rule::STANDARD).razorBase, 70);
+    EXPECT_EQ(p.forRule(Rule::STANDARD).lmrScale, SearchParams{}.lmrScale);
+    // The embedded freestyle values stay unless replaced.
+    EXPECT_EQ(p.forRule(Rule::FREESTYLE).futilityPerDepth, 63);
+    EXPECT_EQ(p.futilityPerDepth, 80);
+    EXPECT_EQ(loadSearchParams(toml::parse(searchParamsToToml(p))), p);
+    for (const char* bad : {"[search.renju]\nno_such_key = 1\n", "[search.renju]\nlmr_scale = 9\n",
+                            "[search]\nrenju = 3\n", "[search.nosuchrule]\nlmr_scale = 1\n"}) {
+        EXPECT_THROW(loadSearchParams(toml::parse(bad)), std::runtime_error) << bad;
+    }
 }
 
 TEST(SearchParams, OverridesRoundTripAndErrors) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "moku/core/types.h"
 #include "moku/game/board.h"
@@ -28,6 +29,30 @@ enum ThreatLevel : uint8_t {
 
 // Distance classes of the move-ordering distance term: 1, 2, 3, 4, 5 or more.
 constexpr int MOVE_DISTANCE_NB = 5;
+
+// Threat mask of the side to move `us` (THREAT_MASK_NB values): which fives, fours and threes
+// each side holds, from the board's Pattern4 counts. Bit 0: the opponent has a five point; then
+// for us and for the opponent in turn: an open-four point (us bit 1, them bit 2), a four that
+// makes more (bits 3, 7), a plain four (4, 8), a three that makes more (5, 9), a plain open
+// three (6, 10).
+constexpr int THREAT_MASK_NB = 2048;
+inline int threatMask(const game::Board& b, Color us) {
+    using namespace game;
+    Color them = ~us;
+    auto has = [&b](Color c, Pattern4 p) { return b.p4Count(c, p) > 0; };
+    int m = has(them, A_FIVE);
+    m |= has(us, B_FLEX4) << 1;
+    m |= has(them, B_FLEX4) << 2;
+    for (int side = 0; side < 2; side++) {
+        Color c = side ? them : us;
+        int shift = 3 + 4 * side;
+        m |= (has(c, C_BLOCK4_FLEX3) || has(c, D_BLOCK4_PLUS)) << shift;
+        m |= has(c, E_BLOCK4) << (shift + 1);
+        m |= (has(c, F_FLEX3_2X) || has(c, G_FLEX3_PLUS)) << (shift + 2);
+        m |= has(c, H_FLEX3) << (shift + 3);
+    }
+    return m;
+}
 
 struct ClassicalConfig {
     // Value of one line pattern at an empty cell for the colour that could play there, when
@@ -59,6 +84,14 @@ struct ClassicalConfig {
     // -228 +- 60 Elo, 200 self-play games at 0.2 s; -20, past the accepted range: -35 +- 47;
     // 50 with Rapfi's margins as well: configs/config.toml).
     int twoPlyPercent;
+    // Per rule (indexed by Rule): a value per pcode (game::PCODE_NB) for either colour,
+    // whichever side is to move, and a value per threat mask (THREAT_MASK_NB, see threatMask).
+    // Where a rule has them, they replace its evaluation's pattern, Pattern4 and threat terms
+    // (not the move ordering's), and the sum is the mean of the position and the one before
+    // its last move (twoPlyPercent 50: the model training/fit_pcode.py fits). Empty: the terms
+    // above. Both are given or neither.
+    std::array<std::vector<int>, RULE_NB> pcodeValue;
+    std::array<std::vector<int>, RULE_NB> threatMaskValue;
 
     static ClassicalConfig defaults();
 };
@@ -75,6 +108,8 @@ struct ClassicalTables {
     int16_t moveDistance[2][16];
     int scalePercent;
     int twoPlyPercent;
+    bool useThreatMask; // the rule has per-pcode tables
+    int16_t threatMaskValue[THREAT_MASK_NB];
 
     ClassicalTables(const ClassicalConfig& cfg, Rule rule);
 };
@@ -108,9 +143,7 @@ public:
             int32_t before = b.previousScoreSum(us, 1) - b.previousScoreSum(them, 0);
             sum += (before - sum) * tables_.twoPlyPercent / 100;
         }
-        int oppFive = b.p4Count(them, game::A_FIVE) > 0;
-        int32_t v = sum * tables_.scalePercent / 100 +
-                    tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];
+        int32_t v = sum * tables_.scalePercent / 100 + threatValue(b);
         return Value(v > VALUE_EVAL_MAX    ? VALUE_EVAL_MAX
                      : v < -VALUE_EVAL_MAX ? -VALUE_EVAL_MAX
                                            : v);
@@ -127,6 +160,13 @@ public:
                tables_.moveCell[them][1][cell.pcode[them]] +
                tables_.moveDistance[0][distance(p, b.lastMove(0))] +
                tables_.moveDistance[1][distance(p, b.lastMove(1))];
+    }
+    // The threat term of the position for its side to move.
+    int threatValue(const game::Board& b) const {
+        Color us = b.sideToMove(), them = ~us;
+        if (tables_.useThreatMask) return tables_.threatMaskValue[threatMask(b, us)];
+        int oppFive = b.p4Count(them, game::A_FIVE) > 0;
+        return tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];
     }
     const ClassicalTables& tables() const { return tables_; }
     Rule rule() const { return rule_; }

@@ -5,8 +5,22 @@
 #pragma once
 
 #include <span>
+#include <vector>
+
+#include "moku/core/types.h"
 
 namespace moku::search {
+
+// One parameter's value for one rule (a [search.RULE] table, e.g. [search.freestyle]), over the
+// value of the [search] table; `param` indexes searchParamInfo().
+struct RuleValue {
+    Rule rule;
+    int param;
+    double value;
+    bool operator==(const RuleValue&) const = default;
+};
+// The embedded per-rule values (configs/config.toml has the same [search.RULE] tables).
+std::vector<RuleValue> defaultRuleValues();
 
 struct SearchParams {
     // Late-move reductions: lmrBase + ln(depth) ln(moveCount) lmrScale plies, then adjusted.
@@ -68,7 +82,8 @@ struct SearchParams {
     // self-play games at 0.2 s, freestyle).
     double trivialPruneDepth = 0;
     // Razoring to the quiescence search below this depth, margin base + perDepth * depth.
-    // (Rapfi's sizes, 2.6 / 19 / 14: 89-90-21, -2 +- 46 Elo, 200 self-play games at 0.2 s.)
+    // (Rapfi's sizes, 2.6 / 19 / 14: 89-90-21, -2 +- 46 Elo, 200 self-play games at 0.2 s, with
+    // the pattern terms; freestyle's per-pcode evaluation takes them: defaultRuleValues.)
     double razorDepth = 3;
     double razorBase = 60;
     double razorPerDepth = 80;
@@ -76,7 +91,8 @@ struct SearchParams {
     // max(futilityBase + futilityPerDepth * depth - futilityImproving * improving, futilityMin).
     // (A negative margin, below half a ply when improving, returns a value under beta.)
     // Rapfi's sizes (no depth limit, 63 * (depth - 1 - improving), at least 0) measured
-    // 34-60-12, -87 +- 65 Elo (106 self-play games at 0.2 s, stopped).
+    // 34-60-12, -87 +- 65 Elo (106 self-play games at 0.2 s, stopped) with the pattern terms;
+    // freestyle's per-pcode evaluation takes them (defaultRuleValues in params.cpp).
     double futilityDepth = 8;
     double futilityBase = 0;
     double futilityPerDepth = 80;
@@ -91,7 +107,8 @@ struct SearchParams {
     // Above 0: razoring, futility, the null move and the fail-high test read the hash value in
     // place of the static value where the entry's bound allows it (a searched value is a better
     // estimate; Stockfish's and Rapfi's rule). The static value still decides `improving`.
-    // Off: 1 measured 86-97-17, -19 +- 46 Elo (200 self-play games at 0.2 s).
+    // Off: 1 measured 86-97-17, -19 +- 46 Elo (200 self-play games at 0.2 s) with the pattern
+    // terms; on for freestyle's per-pcode evaluation (defaultRuleValues in params.cpp).
     double ttValueEval = 0;
     // Fail-high: a cut node whose static value exceeds beta by perDepth * depth (plus the
     // threat margin when the opponent has an open-four point) reduces its quiet moves more.
@@ -276,6 +293,11 @@ struct SearchParams {
     double nnueWeight = 80;
 
     bool operator==(const SearchParams&) const = default;
+
+    // Values for one rule only, over the ones above (see RuleValue).
+    std::vector<RuleValue> ruleValues = defaultRuleValues();
+    // These parameters with `rule`'s values in place (ruleValues is kept).
+    SearchParams forRule(Rule rule) const;
 };
 
 struct SearchParamInfo {
