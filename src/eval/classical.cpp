@@ -65,9 +65,9 @@ ClassicalConfig ClassicalConfig::defaults() {
 
 ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule)
     : scalePercent(cfg.scalePercent),
-      useThreatMask(cfg.pcodeValue[int(rule)].size() == size_t(PCODE_NB) &&
-                    cfg.threatMaskValue[int(rule)].size() == size_t(THREAT_MASK_NB)) {
-    twoPlyPercent = useThreatMask ? 50 : cfg.twoPlyPercent;
+      perPcode(cfg.pcodeValue[int(rule)].size() == size_t(PCODE_NB) &&
+               cfg.threatMaskValue[int(rule)].size() == size_t(THREAT_MASK_NB)) {
+    twoPlyPercent = perPcode ? 50 : cfg.twoPlyPercent;
     const PatternTables& pt = patternTables(rule);
     // The line-pattern value of a cell: its Pattern4 entry plus its four line patterns'.
     auto patternValue = [&](int side, int stm, int pc) {
@@ -83,11 +83,11 @@ ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule)
         for (int stm = 0; stm < 2; stm++)
             for (int pc = 0; pc < PCODE_NB; pc++)
                 cells.score[side][stm][pc] =
-                    int16_t(useThreatMask ? std::clamp(pcodeValue[pc], -32000, 32000)
-                                          : patternValue(side, stm, pc));
+                    int16_t(perPcode ? std::clamp(pcodeValue[pc], -32000, 32000)
+                                     : patternValue(side, stm, pc));
     for (int m = 0; m < THREAT_MASK_NB; m++)
-        threatMaskValue[m] = int16_t(
-            useThreatMask ? std::clamp(cfg.threatMaskValue[int(rule)][m], -32000, 32000) : 0);
+        threatMaskValue[m] =
+            int16_t(perPcode ? std::clamp(cfg.threatMaskValue[int(rule)][m], -32000, 32000) : 0);
     for (int five = 0; five < 2; five++)
         for (int own = 0; own < THREAT_NB; own++)
             for (int opp = 0; opp < THREAT_NB; opp++) {

@@ -7,6 +7,15 @@ namespace moku::eval {
 
 namespace {
 
+// Element i of a, an integer in -30000..30000 (classical.`key`[i] in errors).
+int readElement(const toml::array& a, size_t i, const char* key) {
+    auto v = a[i].value<int64_t>();
+    if (!v || *v < -30000 || *v > 30000)
+        throw std::runtime_error(std::string("classical.") + key + "[" + std::to_string(i) +
+                                 "]: expected an integer in -30000..30000");
+    return int(*v);
+}
+
 template <size_t N> void readArray(const toml::table& t, const char* key, std::array<int, N>& out) {
     const toml::node* n = t.get(key);
     if (!n) return;
@@ -14,13 +23,7 @@ template <size_t N> void readArray(const toml::table& t, const char* key, std::a
     if (!a || a->size() != N)
         throw std::runtime_error(std::string("classical.") + key + ": expected an array of " +
                                  std::to_string(N) + " integers");
-    for (size_t i = 0; i < N; i++) {
-        auto v = (*a)[i].value<int64_t>();
-        if (!v || *v < -30000 || *v > 30000)
-            throw std::runtime_error(std::string("classical.") + key + "[" + std::to_string(i) +
-                                     "]: expected an integer in -30000..30000");
-        out[i] = int(*v);
-    }
+    for (size_t i = 0; i < N; i++) out[i] = readElement(*a, i, key);
 }
 
 // Reads t[field] (shown as classical.`key` in errors): an array of `size` integers, or [].
@@ -33,13 +36,7 @@ void readVector(const toml::table& t, const char* key, const char* field, size_t
         throw std::runtime_error(std::string("classical.") + key + ": expected an array of " +
                                  std::to_string(size) + " integers (or [] for none)");
     std::vector<int> v(a->size());
-    for (size_t i = 0; i < a->size(); i++) {
-        auto x = (*a)[i].value<int64_t>();
-        if (!x || *x < -30000 || *x > 30000)
-            throw std::runtime_error(std::string("classical.") + key + "[" + std::to_string(i) +
-                                     "]: expected an integer in -30000..30000");
-        v[i] = int(*x);
-    }
+    for (size_t i = 0; i < a->size(); i++) v[i] = readElement(*a, i, key);
     out = std::move(v);
 }
 

@@ -110,7 +110,7 @@ int paramIndex(std::string_view name) {
     return -1;
 }
 
-// Checks a [search] (or [search.RULE]) value of `key`; `where` names the table in errors.
+// Checks a [search] (or [search.RULE]) value; `key` names it in errors (search.lmr_scale).
 double checkedValue(const SearchParamInfo& info, const toml::node& node, const std::string& key) {
     std::optional<double> v = node.value<double>();
     if (!v || !(node.is_integer() || node.is_floating_point()) || !std::isfinite(*v))

@@ -112,10 +112,9 @@ TEST(Classical, ValuesAreSensible) {
         ClassicalEvaluator ev(rule);
         Board b(15, 15, rule);
         ev.attach(b);
-        EXPECT_EQ(ev.tables().useThreatMask, rule == Rule::FREESTYLE);
+        EXPECT_EQ(ev.tables().perPcode, rule == Rule::FREESTYLE);
         // The empty board: nothing but the side to move's share of no threats.
-        EXPECT_EQ(ev.evaluateFast(b),
-                  ev.tables().useThreatMask ? ev.tables().threatMaskValue[0] : 0);
+        EXPECT_EQ(ev.evaluateFast(b), ev.tables().perPcode ? ev.tables().threatMaskValue[0] : 0);
         // Black holds an open three, white scattered stones: good for black whoever is to move.
         for (int x = 6; x < 9; x++) b.move(Pos(x, 7), BLACK);
         b.move(Pos(0, 14), WHITE);

@@ -108,7 +108,7 @@ struct ClassicalTables {
     int16_t moveDistance[2][16];
     int scalePercent;
     int twoPlyPercent;
-    bool useThreatMask; // the rule has per-pcode tables
+    bool perPcode; // the rule has per-pcode and threat-mask tables
     int16_t threatMaskValue[THREAT_MASK_NB];
 
     ClassicalTables(const ClassicalConfig& cfg, Rule rule);
@@ -164,7 +164,7 @@ public:
     // The threat term of the position for its side to move.
     int threatValue(const game::Board& b) const {
         Color us = b.sideToMove(), them = ~us;
-        if (tables_.useThreatMask) return tables_.threatMaskValue[threatMask(b, us)];
+        if (tables_.perPcode) return tables_.threatMaskValue[threatMask(b, us)];
         int oppFive = b.p4Count(them, game::A_FIVE) > 0;
         return tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];
     }
