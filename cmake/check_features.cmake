@@ -1,5 +1,5 @@
-# moku_features on short self-play runs (freestyle and renju), and moku_pcode_features on the
-# freestyle one: each tool checks every position's counts against the evaluator itself and
+# moku_features on short self-play runs (freestyle and renju), and moku_pcode_features on each
+# (renju has a table per colour): each tool checks every position's counts against the evaluator itself and
 # fails on the first difference.
 #   cmake -DENGINE=pbrain-moku -DTOOL=moku_features -DPCODE_TOOL=moku_pcode_features -DWORK=dir
 #         -P check_features.cmake
@@ -29,3 +29,4 @@ endfunction()
 run_tool(moku_features ${TOOL} ${WORK}/features.npy ${WORK}/freestyle.mksp.lz4
          ${WORK}/renju.mksp.lz4)
 run_tool(moku_pcode_features ${PCODE_TOOL} ${WORK}/pcode ${WORK}/freestyle.mksp.lz4)
+run_tool(moku_pcode_features ${PCODE_TOOL} ${WORK}/pcode_renju ${WORK}/renju.mksp.lz4)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Fits a per-pcode evaluation (one value per pcode for either colour, the same whichever side
-is to move, averaged over the position and the one before its last move) and a threat-mask
-table to self-play positions, and writes them as a [classical.RULE] table (pcode_values,
+"""Fits a per-pcode evaluation (one value per pcode, the same whichever side is to move, averaged
+over the position and the one before its last move) and a threat-mask table to self-play
+positions (renju: one table of each per colour, as moku_pcode_features lays out its rows), and writes them as a [classical.RULE] table (pcode_values,
 threat_mask_values) for --config, and with --header as the C++ header of the embedded defaults.
 
     build/moku_pcode_features data/fs SHARDS...
@@ -20,6 +20,7 @@ import numpy as np
 import torch
 
 MASK_NB = 2048
+PCODE_NB = 3876
 
 
 def load(prefix):
@@ -27,6 +28,12 @@ def load(prefix):
     y = np.load(prefix + ".y.npy")
     prior = np.load(prefix + ".prior.npy").astype(np.float64)
     return x, y, prior.mean(axis=1)
+
+
+def mask_count(columns):
+    """The threat-mask table's size for rows of `columns` pcode counts (one table per colour
+    when there are two pcode tables)."""
+    return MASK_NB * max(1, columns // PCODE_NB)
 
 
 def model_value(w, t, x, mask):
@@ -40,8 +47,9 @@ def loss_of(w, t, x, mask, target):
 
 def fit(x_np, y_np, prior, lam=0.5, reg=1e-6, epochs=20, batch=8192, lr=10.0, holdout=0.1,
         min_ply=0, log=None):
-    """Pcode values w (len(prior)) and threat-mask values t (MASK_NB), in engine units, fitted
-    to the rows of moku_pcode_features (x_np, y_np) by Adam over minibatches."""
+    """Pcode values w (len(prior)) and threat-mask values t (MASK_NB, or twice that with a table
+    per colour), in engine units, fitted to the rows of moku_pcode_features (x_np, y_np) by Adam
+    over minibatches."""
     keep = np.flatnonzero(y_np[:, 3] >= min_ply)
     n = len(keep)
     # Hold out the last positions (the shards are in game order, so mostly whole games).
@@ -60,7 +68,7 @@ def fit(x_np, y_np, prior, lam=0.5, reg=1e-6, epochs=20, batch=8192, lr=10.0, ho
     rt = torch.from_numpy(y_np[te, 1].astype(np.float32))  # the results alone
     prior_t = torch.tensor(prior, dtype=torch.float32)
     w = prior_t.clone().requires_grad_(True)
-    t = torch.zeros(MASK_NB, requires_grad=True)
+    t = torch.zeros(mask_count(len(prior)), requires_grad=True)
     if log and len(te):
         with torch.no_grad():
             log(f"held-out loss with the prior: {loss_of(w, t, xt, mt, tt).item():.4f} "
@@ -129,7 +137,7 @@ def main():
     log = lambda m: print(m, file=sys.stderr)  # noqa: E731
     w, t = fit(x_np, y_np, prior, args.lam, args.reg, args.epochs, args.batch, args.lr,
                args.holdout, args.min_ply, log)
-    counts = np.bincount(y_np[:, 0].astype(np.int64), minlength=MASK_NB)
+    counts = np.bincount(y_np[:, 0].astype(np.int64), minlength=len(t))
     seen = np.flatnonzero(counts)
     log("threat masks seen most (mask: positions, value): " +
         ", ".join(f"{m}: {counts[m]}, {t[m]:.0f}" for m in seen[np.argsort(-counts[seen])][:12]))

@@ -3,15 +3,17 @@
 //
 //     moku_pcode_features PREFIX SHARD.mksp.lz4...
 //
-// writes PREFIX.x.npy, PREFIX.y.npy and PREFIX.prior.npy. X (int16, one row per position,
-// PCODE_NB columns): over every empty cell, +1 for the pcode the side to move "us" has there and
-// -1 for the pcode the other side has, summed over the position and the one before its last
-// move (both counted for us). Y (float32): the threat mask of the position for us
-// (eval::threatMask), the game result for us (0, 0.5, 1), the search value as a winrate and the
-// stone count. Prior (int32, PCODE_NB rows): the pattern terms' value of each pcode for black,
-// to move and waiting (freestyle). Left out: positions that are proven, in the opening, where
-// us has a five or with no move before, and renju (it would need a table per colour). Every row
-// is checked against the evaluator: a mismatch stops the tool.
+// writes PREFIX.x.npy, PREFIX.y.npy and PREFIX.prior.npy. X (int16, one row per position): over
+// every empty cell, +1 for the pcode the side to move "us" has there and -1 for the pcode the
+// other side has, summed over the position and the one before its last move (both counted for
+// us). Freestyle and standard share one table between the colours (PCODE_NB columns); renju has
+// one per colour (2 * PCODE_NB columns, black's first: black's pcodes know forbidden points).
+// Y (float32): the threat mask of the position for us (eval::threatMask; in renju plus
+// THREAT_MASK_NB when us is white), the game result for us (0, 0.5, 1), the search value as a
+// winrate and the stone count. Prior (int32, one row per column of X): the pattern terms' value
+// of each pcode, to move and waiting. Left out: positions that are proven, in the opening, where
+// us has a five or with no move before, and those whose rule's layout differs from the first
+// record's. Every row is checked against the evaluator: a mismatch stops the tool.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -32,15 +34,19 @@ using namespace moku::game;
 
 namespace {
 
-void addCounts(const Board& b, Color us, int16_t* x) {
+// Adds the counts of b for us; with perColour, each colour's pcodes in its own half.
+void addCounts(const Board& b, Color us, bool perColour, int16_t* x) {
+    int usAt = perColour ? int(us) * PCODE_NB : 0, themAt = perColour ? int(~us) * PCODE_NB : 0;
     for (int y = 0; y < b.height(); y++)
         for (int xx = 0; xx < b.width(); xx++) {
             Pos p(xx, y);
             if (!b.isEmpty(p)) continue;
-            x[b.cell(p).pcode[us]]++;
-            x[b.cell(p).pcode[~us]]--;
+            x[usAt + b.cell(p).pcode[us]]++;
+            x[themAt + b.cell(p).pcode[~us]]--;
         }
 }
+
+bool perColourRule(int recordRule) { return tools::recordRule(recordRule) == Rule::RENJU; }
 
 } // namespace
 
@@ -54,45 +60,54 @@ int main(int argc, char** argv) {
     std::mt19937 rng(1);
     eval::ClassicalConfig check = eval::ClassicalConfig::defaults();
     for (int r = 0; r < RULE_NB; r++) {
-        check.pcodeValue[r].resize(PCODE_NB);
-        check.threatMaskValue[r].resize(eval::THREAT_MASK_NB);
+        int tables = r == int(Rule::RENJU) ? 2 : 1;
+        check.pcodeValue[r].resize(tables * PCODE_NB);
+        check.threatMaskValue[r].resize(tables * eval::THREAT_MASK_NB);
         for (int& v : check.pcodeValue[r]) v = int(rng() % 601) - 300;
         for (int& v : check.threatMaskValue[r]) v = int(rng() % 2001) - 1000;
     }
-    const eval::ClassicalEvaluator evaluators[2] = {
+    const eval::ClassicalEvaluator evaluators[3] = {
         eval::ClassicalEvaluator(Rule::FREESTYLE, check),
-        eval::ClassicalEvaluator(Rule::STANDARD, check)};
+        eval::ClassicalEvaluator(Rule::STANDARD, check),
+        eval::ClassicalEvaluator(Rule::RENJU, check)};
     std::vector<int16_t> xs;
     std::vector<float> ys;
-    size_t count = 0, skipped = 0;
+    size_t count = 0, skipped = 0, otherLayout = 0;
+    int layoutRule = -1; // the first usable record's rule: it sets the layout of the rows
     size_t problems = tools::forEachRecord(argv + 2, argc - 2, [&](const data::Record& r) {
-        // Renju would need a table per colour (black's pcodes know forbidden points).
-        if ((r.flags & (data::FLAG_PROVEN | data::FLAG_OPENING)) || r.rule > 1 || r.moves.empty()) {
+        if ((r.flags & (data::FLAG_PROVEN | data::FLAG_OPENING)) || r.rule > 4 || r.moves.empty()) {
             skipped++;
             return;
         }
+        if (layoutRule < 0) layoutRule = r.rule;
+        if (perColourRule(r.rule) != perColourRule(layoutRule)) {
+            otherLayout++;
+            return;
+        }
+        bool perColour = perColourRule(r.rule);
+        int columns = perColour ? 2 * PCODE_NB : PCODE_NB;
         Board b(r.size, r.size, tools::recordRule(r.rule));
-        const eval::ClassicalEvaluator& ev = evaluators[r.rule];
+        const eval::ClassicalEvaluator& ev = evaluators[std::min<int>(r.rule, 2)];
         ev.attach(b);
         for (size_t i = 0; i + 1 < r.moves.size(); i++)
             b.move(Pos(r.moves[i] % r.size, r.moves[i] / r.size), i % 2 == 0 ? BLACK : WHITE);
         Color us = r.moves.size() % 2 == 0 ? BLACK : WHITE;
-        std::vector<int16_t> before(PCODE_NB, 0), now(PCODE_NB, 0);
-        addCounts(b, us, before.data());
+        std::vector<int16_t> before(columns, 0), now(columns, 0);
+        addCounts(b, us, perColour, before.data());
         b.move(Pos(r.moves.back() % r.size, r.moves.back() / r.size), ~us);
         if (b.p4Count(us, A_FIVE)) {
             skipped++;
             return;
         }
-        addCounts(b, us, now.data());
+        addCounts(b, us, perColour, now.data());
         int ri = int(tools::recordRule(r.rule));
         const std::vector<int>& w = check.pcodeValue[ri];
         int64_t sNow = 0, sBefore = 0;
-        for (int pc = 0; pc < PCODE_NB; pc++) {
+        for (int pc = 0; pc < columns; pc++) {
             sNow += int64_t(w[pc]) * now[pc];
             sBefore += int64_t(w[pc]) * before[pc];
         }
-        int mask = eval::threatMask(b, us);
+        int mask = eval::threatMask(b, us) + (perColour && us == WHITE ? eval::THREAT_MASK_NB : 0);
         int64_t expected = sNow + (sBefore - sNow) * 50 / 100 + check.threatMaskValue[ri][mask];
         expected = std::clamp<int64_t>(expected, -VALUE_EVAL_MAX, VALUE_EVAL_MAX);
         if (expected != ev.evaluateFast(b)) {
@@ -100,28 +115,35 @@ int main(int argc, char** argv) {
                       << " where the evaluator gives " << ev.evaluateFast(b) << "\n";
             std::exit(1);
         }
-        for (int pc = 0; pc < PCODE_NB; pc++) xs.push_back(int16_t(now[pc] + before[pc]));
+        for (int pc = 0; pc < columns; pc++) xs.push_back(int16_t(now[pc] + before[pc]));
         ys.push_back(float(mask));
         ys.push_back(tools::resultScore(r));
         ys.push_back(tools::valueWinrate(r));
         ys.push_back(float(r.moves.size()));
         count++;
     });
+    // The prior: the pattern terms of the rows' rule (freestyle's stand for a shared table).
+    Rule priorRule = layoutRule >= 0 && perColourRule(layoutRule) ? Rule::RENJU : Rule::FREESTYLE;
     eval::ClassicalConfig patterns = eval::ClassicalConfig::defaults();
-    patterns.pcodeValue[int(Rule::FREESTYLE)].clear();
-    patterns.threatMaskValue[int(Rule::FREESTYLE)].clear();
-    eval::ClassicalTables tables(patterns, Rule::FREESTYLE);
+    patterns.pcodeValue[int(priorRule)].clear();
+    patterns.threatMaskValue[int(priorRule)].clear();
+    eval::ClassicalTables tables(patterns, priorRule);
     std::vector<int32_t> prior;
-    for (int pc = 0; pc < PCODE_NB; pc++)
-        for (int stm = 0; stm < 2; stm++) prior.push_back(tables.cells.score[BLACK][stm][pc]);
+    int priorColours = priorRule == Rule::RENJU ? 2 : 1;
+    for (int side = 0; side < priorColours; side++)
+        for (int pc = 0; pc < PCODE_NB; pc++)
+            for (int stm = 0; stm < 2; stm++) prior.push_back(tables.cells.score[side][stm][pc]);
+    int columns = priorColours * PCODE_NB;
     std::string prefix = argv[1];
-    if (!tools::writeNpy(prefix + ".x.npy", xs, count, PCODE_NB) ||
+    if (!tools::writeNpy(prefix + ".x.npy", xs, count, columns) ||
         !tools::writeNpy(prefix + ".y.npy", ys, count, 4) ||
-        !tools::writeNpy(prefix + ".prior.npy", prior, PCODE_NB, 2)) {
+        !tools::writeNpy(prefix + ".prior.npy", prior, columns, 2)) {
         std::cerr << "moku_pcode_features: cannot write the output\n";
         return 1;
     }
-    std::cerr << "moku_pcode_features: " << count << " positions, " << skipped << " left out, "
-              << problems << " problems\n";
+    std::cerr << "moku_pcode_features: " << count << " positions"
+              << (priorColours == 2 ? " (a table per colour)" : "") << ", " << skipped
+              << " left out, " << otherLayout << " of a rule with the other layout, " << problems
+              << " problems\n";
     return problems ? 1 : 0;
 }

@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "classical_freestyle.h"
+#include "classical_renju.h"
 
 namespace moku::eval {
 
@@ -11,6 +12,8 @@ using namespace moku::game;
 
 static_assert(std::size(FREESTYLE_PCODE_VALUE) == PCODE_NB);
 static_assert(std::size(FREESTYLE_THREAT_MASK_VALUE) == THREAT_MASK_NB);
+static_assert(std::size(RENJU_PCODE_VALUE) == 2 * PCODE_NB); // black's table, then white's
+static_assert(std::size(RENJU_THREAT_MASK_VALUE) == 2 * THREAT_MASK_NB);
 
 // The defaults follow threat strength: what a pattern lets its owner force. A line pattern is
 // worth more to the side to move (it can play it now) than to the waiting side (which will
@@ -60,13 +63,23 @@ ClassicalConfig ClassicalConfig::defaults() {
                                               std::end(FREESTYLE_PCODE_VALUE));
     c.threatMaskValue[int(Rule::FREESTYLE)].assign(std::begin(FREESTYLE_THREAT_MASK_VALUE),
                                                    std::end(FREESTYLE_THREAT_MASK_VALUE));
+    // Renju: a table of each per colour, fitted the same way (classical_renju.h).
+    c.pcodeValue[int(Rule::RENJU)].assign(std::begin(RENJU_PCODE_VALUE),
+                                          std::end(RENJU_PCODE_VALUE));
+    c.threatMaskValue[int(Rule::RENJU)].assign(std::begin(RENJU_THREAT_MASK_VALUE),
+                                               std::end(RENJU_THREAT_MASK_VALUE));
     return c;
+}
+
+// A per-pcode table of n entries for either colour, or of 2n (black's, then white's).
+static bool perColourOrShared(const std::vector<int>& table, int n) {
+    return table.size() == size_t(n) || table.size() == 2 * size_t(n);
 }
 
 ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule)
     : scalePercent(cfg.scalePercent),
-      perPcode(cfg.pcodeValue[int(rule)].size() == size_t(PCODE_NB) &&
-               cfg.threatMaskValue[int(rule)].size() == size_t(THREAT_MASK_NB)) {
+      perPcode(perColourOrShared(cfg.pcodeValue[int(rule)], PCODE_NB) &&
+               perColourOrShared(cfg.threatMaskValue[int(rule)], THREAT_MASK_NB)) {
     twoPlyPercent = perPcode ? 50 : cfg.twoPlyPercent;
     const PatternTables& pt = patternTables(rule);
     // The line-pattern value of a cell: its Pattern4 entry plus its four line patterns'.
@@ -78,16 +91,21 @@ ClassicalTables::ClassicalTables(const ClassicalConfig& cfg, Rule rule)
             for (Pattern p : pcodePatterns(uint16_t(pc))) v += cfg.pattern[stm][p];
         return std::clamp(v, -32000, 32000);
     };
+    // A per-pcode table's entry for `side`: the shared table, or that colour's half.
+    auto entry = [](const std::vector<int>& table, size_t n, int side, int i) {
+        size_t at = (table.size() == 2 * n ? size_t(side) * n : 0) + size_t(i);
+        return int16_t(std::clamp(table[at], -32000, 32000));
+    };
     const std::vector<int>& pcodeValue = cfg.pcodeValue[int(rule)];
-    for (int side = 0; side < COLOR_NB; side++)
+    const std::vector<int>& maskValue = cfg.threatMaskValue[int(rule)];
+    for (int side = 0; side < COLOR_NB; side++) {
         for (int stm = 0; stm < 2; stm++)
             for (int pc = 0; pc < PCODE_NB; pc++)
-                cells.score[side][stm][pc] =
-                    int16_t(perPcode ? std::clamp(pcodeValue[pc], -32000, 32000)
-                                     : patternValue(side, stm, pc));
-    for (int m = 0; m < THREAT_MASK_NB; m++)
-        threatMaskValue[m] =
-            int16_t(perPcode ? std::clamp(cfg.threatMaskValue[int(rule)][m], -32000, 32000) : 0);
+                cells.score[side][stm][pc] = perPcode ? entry(pcodeValue, PCODE_NB, side, pc)
+                                                      : int16_t(patternValue(side, stm, pc));
+        for (int m = 0; m < THREAT_MASK_NB; m++)
+            threatMaskValue[side][m] = perPcode ? entry(maskValue, THREAT_MASK_NB, side, m) : 0;
+    }
     for (int five = 0; five < 2; five++)
         for (int own = 0; own < THREAT_NB; own++)
             for (int opp = 0; opp < THREAT_NB; opp++) {

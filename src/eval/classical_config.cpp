@@ -26,15 +26,17 @@ template <size_t N> void readArray(const toml::table& t, const char* key, std::a
     for (size_t i = 0; i < N; i++) out[i] = readElement(*a, i, key);
 }
 
-// Reads t[field] (shown as classical.`key` in errors): an array of `size` integers, or [].
+// Reads t[field] (shown as classical.`key` in errors): an array of `size` integers, of
+// 2 * `size` (one table per colour, black's first), or [].
 void readVector(const toml::table& t, const char* key, const char* field, size_t size,
                 std::vector<int>& out) {
     const toml::node* n = t.get(field);
     if (!n) return;
     const toml::array* a = n->as_array();
-    if (!a || (a->size() != size && a->size() != 0))
+    if (!a || (a->size() != size && a->size() != 2 * size && a->size() != 0))
         throw std::runtime_error(std::string("classical.") + key + ": expected an array of " +
-                                 std::to_string(size) + " integers (or [] for none)");
+                                 std::to_string(size) + " integers, " + std::to_string(2 * size) +
+                                 " (black's table, then white's) or [] for none");
     std::vector<int> v(a->size());
     for (size_t i = 0; i < a->size(); i++) v[i] = readElement(*a, i, key);
     out = std::move(v);

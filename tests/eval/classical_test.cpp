@@ -20,17 +20,21 @@ TEST(Classical, IncrementalSumsMatchRecompute) {
     int checked = 0;
     ClassicalConfig twoPly = ClassicalConfig::defaults();
     twoPly.twoPlyPercent = 50;
-    // A value per pcode and per threat mask instead of the pattern and threat terms.
+    // A value per pcode and per threat mask instead of the pattern and threat terms: shared
+    // by both colours in freestyle and standard, one table per colour in renju and caro (and
+    // one of each kind in caro9).
     ClassicalConfig perPcode = twoPly;
     for (int r = 0; r < RULE_NB; r++) {
+        int pcodeTables = r == int(Rule::RENJU) || r == int(Rule::CARO8) ? 2 : 1;
+        int maskTables = r == int(Rule::RENJU) || r == int(Rule::CARO9) ? 2 : 1;
         perPcode.pcodeValue[r].clear();
         perPcode.threatMaskValue[r].clear();
-        for (int pc = 0; pc < PCODE_NB; pc++)
+        for (int pc = 0; pc < pcodeTables * PCODE_NB; pc++)
             perPcode.pcodeValue[r].push_back(int(rng() % 401) - 200);
-        for (int m = 0; m < THREAT_MASK_NB; m++)
+        for (int m = 0; m < maskTables * THREAT_MASK_NB; m++)
             perPcode.threatMaskValue[r].push_back(int(rng() % 2001) - 1000);
     }
-    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU, Rule::CARO8})
+    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU, Rule::CARO8, Rule::CARO9})
         for (const ClassicalConfig& cfg : {ClassicalConfig::defaults(), twoPly, perPcode}) {
             ClassicalEvaluator ev(rule, cfg);
             for (int game = 0; game < 12; game++) {
@@ -106,15 +110,23 @@ TEST(Classical, CopiedBoardKeepsSums) {
     EXPECT_EQ(ev.evaluateFast(c), ev.evaluateSlow(c));
 }
 
-// With freestyle's per-pcode tables and with the pattern terms (standard).
+// With the per-pcode tables (freestyle, and renju's per colour) and with the pattern terms
+// (standard).
 TEST(Classical, ValuesAreSensible) {
-    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD}) {
+    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU}) {
         ClassicalEvaluator ev(rule);
         Board b(15, 15, rule);
         ev.attach(b);
-        EXPECT_EQ(ev.tables().perPcode, rule == Rule::FREESTYLE);
-        // The empty board: nothing but the side to move's share of no threats.
-        EXPECT_EQ(ev.evaluateFast(b), ev.tables().perPcode ? ev.tables().threatMaskValue[0] : 0);
+        EXPECT_EQ(ev.tables().perPcode, rule != Rule::STANDARD);
+        // The empty board: nothing but the side to move's share of no threats (and in renju
+        // the difference between black's and white's tables, a little for black).
+        if (rule == Rule::RENJU) {
+            EXPECT_GT(ev.evaluateFast(b), 0);
+            EXPECT_LT(ev.evaluateFast(b), 100);
+        } else {
+            EXPECT_EQ(ev.evaluateFast(b),
+                      ev.tables().perPcode ? ev.tables().threatMaskValue[BLACK][0] : 0);
+        }
         // Black holds an open three, white scattered stones: good for black whoever is to move.
         for (int x = 6; x < 9; x++) b.move(Pos(x, 7), BLACK);
         b.move(Pos(0, 14), WHITE);
@@ -125,7 +137,7 @@ TEST(Classical, ValuesAreSensible) {
         EXPECT_GT(toMove, 100);
         EXPECT_LT(toMove, VALUE_EVAL_MAX + 1);
         b.move(POS_PASS);
-        EXPECT_LT(ev.evaluateFast(b), 0);
+        EXPECT_LT(ev.evaluateFast(b), -100);
         // Move ordering: a five beats a block of the opponent's five, which beats a quiet move.
         EXPECT_GT(ev.tables().moveOwn[A_FIVE], ev.tables().moveOpp[A_FIVE]);
         EXPECT_GT(ev.tables().moveOpp[A_FIVE], ev.tables().moveOwn[B_FLEX4]);
@@ -213,14 +225,32 @@ TEST(Classical, ConfigOverridesAndErrors) {
                  std::runtime_error);
     EXPECT_THROW(loadClassicalConfig(toml::parse("[classical]\nmove_cell_own_percent = -1\n")),
                  std::runtime_error);
-    // The per-pcode and threat-mask tables: the full size, or empty for none.
+    // The per-pcode and threat-mask tables: the full size, twice it (per colour), or empty.
     ClassicalConfig tables = c;
-    tables.pcodeValue[int(Rule::RENJU)].assign(PCODE_NB, 7);
-    tables.threatMaskValue[int(Rule::RENJU)].assign(THREAT_MASK_NB, -3);
+    tables.pcodeValue[int(Rule::RENJU)].assign(2 * PCODE_NB, 7);
+    tables.pcodeValue[int(Rule::RENJU)][PCODE_NB + 3] = -11;
+    tables.threatMaskValue[int(Rule::RENJU)].assign(2 * THREAT_MASK_NB, -3);
     tables.threatMaskValue[int(Rule::RENJU)][5] = 250;
+    tables.pcodeValue[int(Rule::STANDARD)].assign(PCODE_NB, 4);
+    tables.threatMaskValue[int(Rule::STANDARD)].assign(THREAT_MASK_NB, 9);
     ClassicalConfig read = loadClassicalConfig(toml::parse(classicalConfigToToml(tables)));
     EXPECT_EQ(read.pcodeValue, tables.pcodeValue);
     EXPECT_EQ(read.threatMaskValue, tables.threatMaskValue);
+    // The per-colour halves reach each colour's cells and masks.
+    ClassicalTables renju(read, Rule::RENJU);
+    ASSERT_TRUE(renju.perPcode);
+    EXPECT_EQ(renju.cells.score[BLACK][0][3], 7);
+    EXPECT_EQ(renju.cells.score[WHITE][1][3], -11);
+    EXPECT_EQ(renju.threatMaskValue[BLACK][5], 250);
+    EXPECT_EQ(renju.threatMaskValue[WHITE][5], -3);
+    ClassicalTables standard(read, Rule::STANDARD);
+    EXPECT_EQ(standard.cells.score[WHITE][0][3], 4);
+    EXPECT_EQ(standard.threatMaskValue[WHITE][5], 9);
+    std::string thrice; // three tables' worth: neither size
+    for (int i = 0; i < 3 * PCODE_NB; i++) thrice += i ? ", 1" : "1";
+    EXPECT_THROW(loadClassicalConfig(toml::parse("[classical.renju]\npcode_values = [" + thrice +
+                                                 "]\nthreat_mask_values = []\n")),
+                 std::runtime_error);
     // [] for both: that rule goes back to the pattern terms.
     ClassicalConfig none = loadClassicalConfig(
         toml::parse("[classical.freestyle]\npcode_values = []\nthreat_mask_values = []\n"));

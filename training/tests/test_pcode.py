@@ -43,6 +43,17 @@ class Fit(unittest.TestCase):
         fw, _ = fp.fit(x, y, prior, lam=0.0, reg=0.0, epochs=2, batch=1000, lr=5.0)
         self.assertEqual(fw[5], 77.0)
 
+    def test_a_table_per_colour_has_a_mask_table_per_colour(self):
+        self.assertEqual(fp.mask_count(fp.PCODE_NB), fp.MASK_NB)
+        self.assertEqual(fp.mask_count(2 * fp.PCODE_NB), 2 * fp.MASK_NB)
+        rng = np.random.default_rng(4)
+        x = rng.integers(-3, 4, (500, 2 * fp.PCODE_NB)).astype(np.int16)
+        y = np.zeros((500, 4), dtype=np.float32)
+        y[:, 0] = rng.integers(0, 2 * fp.MASK_NB, 500)  # white's masks lie in the second half
+        y[:, 1:3] = 0.5
+        w, t = fp.fit(x, y, np.zeros(2 * fp.PCODE_NB), epochs=1, batch=250)
+        self.assertEqual((len(w), len(t)), (2 * fp.PCODE_NB, 2 * fp.MASK_NB))
+
     def test_tables_and_header(self):
         w = np.arange(3876) % 50 - 10.4
         t = np.zeros(fp.MASK_NB)

@@ -85,7 +85,9 @@ struct ClassicalConfig {
     // 50 with Rapfi's margins as well: configs/config.toml).
     int twoPlyPercent;
     // Per rule (indexed by Rule): a value per pcode (game::PCODE_NB) for either colour,
-    // whichever side is to move, and a value per threat mask (THREAT_MASK_NB, see threatMask).
+    // whichever side is to move, and a value per threat mask (THREAT_MASK_NB, see threatMask)
+    // of the side to move. Either table may instead hold one such table per colour, black's
+    // then white's (twice the size: renju, where black's pcodes know its forbidden points).
     // Where a rule has them, they replace its evaluation's pattern, Pattern4 and threat terms
     // (not the move ordering's), and the sum is the mean of the position and the one before
     // its last move (twoPlyPercent 50: the model training/fit_pcode.py fits). Empty: the terms
@@ -109,7 +111,7 @@ struct ClassicalTables {
     int scalePercent;
     int twoPlyPercent;
     bool perPcode; // the rule has per-pcode and threat-mask tables
-    int16_t threatMaskValue[THREAT_MASK_NB];
+    int16_t threatMaskValue[COLOR_NB][THREAT_MASK_NB]; // [side to move][mask]
 
     ClassicalTables(const ClassicalConfig& cfg, Rule rule);
 };
@@ -164,7 +166,7 @@ public:
     // The threat term of the position for its side to move.
     int threatValue(const game::Board& b) const {
         Color us = b.sideToMove(), them = ~us;
-        if (tables_.perPcode) return tables_.threatMaskValue[threatMask(b, us)];
+        if (tables_.perPcode) return tables_.threatMaskValue[us][threatMask(b, us)];
         int oppFive = b.p4Count(them, game::A_FIVE) > 0;
         return tables_.threat[oppFive][threatLevel(b, us)][threatLevel(b, them)];
     }
