@@ -11,9 +11,10 @@
 // Y (float32): the threat mask of the position for us (eval::threatMask; in renju plus
 // THREAT_MASK_NB when us is white), the game result for us (0, 0.5, 1), the search value as a
 // winrate and the stone count. Prior (int32, one row per column of X): the pattern terms' value
-// of each pcode, to move and waiting. Left out: positions that are proven, in the opening, where
-// us has a five or with no move before, and those whose rule's layout differs from the first
-// record's. Every row is checked against the evaluator: a mismatch stops the tool.
+// of each pcode in the first record's rule, to move and waiting. Left out: positions that are
+// proven, in the opening, where us has a five or with no move before, and those whose rule's
+// layout differs from the first record's. Every row is checked against the evaluator: a
+// mismatch stops the tool.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -122,8 +123,8 @@ int main(int argc, char** argv) {
         ys.push_back(float(r.moves.size()));
         count++;
     });
-    // The prior: the pattern terms of the rows' rule (freestyle's stand for a shared table).
-    Rule priorRule = layoutRule >= 0 && perColourRule(layoutRule) ? Rule::RENJU : Rule::FREESTYLE;
+    // The prior: the pattern terms of the first record's rule.
+    Rule priorRule = layoutRule >= 0 ? tools::recordRule(uint8_t(layoutRule)) : Rule::FREESTYLE;
     eval::ClassicalConfig patterns = eval::ClassicalConfig::defaults();
     patterns.pcodeValue[int(priorRule)].clear();
     patterns.threatMaskValue[int(priorRule)].clear();

@@ -5,6 +5,7 @@
 
 #include "classical_freestyle.h"
 #include "classical_renju.h"
+#include "classical_standard.h"
 
 namespace moku::eval {
 
@@ -12,6 +13,8 @@ using namespace moku::game;
 
 static_assert(std::size(FREESTYLE_PCODE_VALUE) == PCODE_NB);
 static_assert(std::size(FREESTYLE_THREAT_MASK_VALUE) == THREAT_MASK_NB);
+static_assert(std::size(STANDARD_PCODE_VALUE) == PCODE_NB);
+static_assert(std::size(STANDARD_THREAT_MASK_VALUE) == THREAT_MASK_NB);
 static_assert(std::size(RENJU_PCODE_VALUE) == 2 * PCODE_NB); // black's table, then white's
 static_assert(std::size(RENJU_THREAT_MASK_VALUE) == 2 * THREAT_MASK_NB);
 
@@ -63,6 +66,11 @@ ClassicalConfig ClassicalConfig::defaults() {
                                               std::end(FREESTYLE_PCODE_VALUE));
     c.threatMaskValue[int(Rule::FREESTYLE)].assign(std::begin(FREESTYLE_THREAT_MASK_VALUE),
                                                    std::end(FREESTYLE_THREAT_MASK_VALUE));
+    // Standard, fitted the same way (classical_standard.h).
+    c.pcodeValue[int(Rule::STANDARD)].assign(std::begin(STANDARD_PCODE_VALUE),
+                                             std::end(STANDARD_PCODE_VALUE));
+    c.threatMaskValue[int(Rule::STANDARD)].assign(std::begin(STANDARD_THREAT_MASK_VALUE),
+                                                  std::end(STANDARD_THREAT_MASK_VALUE));
     // Renju: a table of each per colour, fitted the same way (classical_renju.h).
     c.pcodeValue[int(Rule::RENJU)].assign(std::begin(RENJU_PCODE_VALUE),
                                           std::end(RENJU_PCODE_VALUE));

@@ -136,20 +136,20 @@ void sortRuleValues(std::vector<RuleValue>& v) {
 
 std::span<const SearchParamInfo> searchParamInfo() { return PARAMS; }
 
-// Freestyle and renju, whose evaluations are per-pcode tables averaged over two plies: that
-// value is smoother than the pattern terms' and takes Rapfi's sizes of razoring and futility
+// Freestyle, standard and renju, whose evaluations are per-pcode tables averaged over two plies:
+// that value is smoother than the pattern terms' and takes Rapfi's sizes of razoring and futility
 // and the hash value in their place of the static one. With the tables and these values
 // together, 100 self-play games at 0.2 s against the pattern terms with the [search] values:
 // freestyle 61-35-4, +92 +- 70 Elo (the tables with the [search] values: 52-44-4, +28 +- 68);
-// renju 58-41-1, +60 +- 70. (The same sizes with the pattern terms measured -2 +- 46 for
-// razoring and -87 +- 65 for futility, hence these rules only.)
+// renju 58-41-1, +60 +- 70; standard 54-43-3, +38 +- 68. (The same sizes with the pattern
+// terms measured -2 +- 46 for razoring and -87 +- 65 for futility, hence these rules only.)
 std::vector<RuleValue> defaultRuleValues() {
     const std::pair<const char*, double> perPcode[] = {
         {"razor_depth", 2.6},       {"razor_base", 19},     {"razor_per_depth", 14},
         {"futility_depth", 64},     {"futility_base", -63}, {"futility_per_depth", 63},
         {"futility_improving", 63}, {"futility_min", 0},    {"tt_value_eval", 1}};
     std::vector<RuleValue> v;
-    for (Rule rule : {Rule::FREESTYLE, Rule::RENJU})
+    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU})
         for (auto [name, value] : perPcode) v.push_back({rule, paramIndex(name), value});
     sortRuleValues(v);
     return v;

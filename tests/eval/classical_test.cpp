@@ -110,14 +110,14 @@ TEST(Classical, CopiedBoardKeepsSums) {
     EXPECT_EQ(ev.evaluateFast(c), ev.evaluateSlow(c));
 }
 
-// With the per-pcode tables (freestyle, and renju's per colour) and with the pattern terms
-// (standard).
+// With the per-pcode tables (freestyle, standard, and renju's per colour) and with the pattern
+// terms (caro).
 TEST(Classical, ValuesAreSensible) {
-    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU}) {
+    for (Rule rule : {Rule::FREESTYLE, Rule::STANDARD, Rule::RENJU, Rule::CARO8}) {
         ClassicalEvaluator ev(rule);
         Board b(15, 15, rule);
         ev.attach(b);
-        EXPECT_EQ(ev.tables().perPcode, rule != Rule::STANDARD);
+        EXPECT_EQ(ev.tables().perPcode, !isCaro(rule));
         // The empty board: nothing but the side to move's share of no threats (and in renju
         // the difference between black's and white's tables, a little for black).
         if (rule == Rule::RENJU) {

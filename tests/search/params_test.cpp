@@ -64,10 +64,11 @@ TEST(SearchParams, RuleValues) {
         "[search]\nrazor_base = 70\n[search.renju]\nrazor_base = 30\nlmr_scale = 0.7\n"));
     EXPECT_EQ(p.forRule(Rule::RENJU).razorBase, 30);
     EXPECT_EQ(p.forRule(Rule::RENJU).lmrScale, 0.7);
-    EXPECT_EQ(p.forRule(Rule::STANDARD).razorBase, 70);
-    EXPECT_EQ(p.forRule(Rule::STANDARD).lmrScale, SearchParams{}.lmrScale);
-    // The embedded freestyle values stay unless replaced.
+    EXPECT_EQ(p.forRule(Rule::CARO8).razorBase, 70);
+    EXPECT_EQ(p.forRule(Rule::CARO8).lmrScale, SearchParams{}.lmrScale);
+    // The embedded freestyle and standard values stay unless replaced.
     EXPECT_EQ(p.forRule(Rule::FREESTYLE).futilityPerDepth, 63);
+    EXPECT_EQ(p.forRule(Rule::STANDARD).razorBase, 19);
     EXPECT_EQ(p.futilityPerDepth, 80);
     EXPECT_EQ(loadSearchParams(toml::parse(searchParamsToToml(p))), p);
     for (const char* bad : {"[search.renju]\nno_such_key = 1\n", "[search.renju]\nlmr_scale = 9\n",
