@@ -1,6 +1,6 @@
 # moku_features on short self-play runs (freestyle and renju), and moku_pcode_features on each
-# (renju has a table per colour): each tool checks every position's counts against the evaluator itself and
-# fails on the first difference.
+# (renju has a table per colour): each tool checks every position's counts against the
+# evaluator itself and fails on the first difference.
 #   cmake -DENGINE=pbrain-moku -DTOOL=moku_features -DPCODE_TOOL=moku_pcode_features -DWORK=dir
 #         -P check_features.cmake
 file(REMOVE_RECURSE ${WORK})

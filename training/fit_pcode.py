@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Fits a per-pcode evaluation (one value per pcode, the same whichever side is to move, averaged
 over the position and the one before its last move) and a threat-mask table to self-play
-positions (renju: one table of each per colour, as moku_pcode_features lays out its rows), and writes them as a [classical.RULE] table (pcode_values,
-threat_mask_values) for --config, and with --header as the C++ header of the embedded defaults.
+positions (renju: one table of each per colour, as moku_pcode_features lays out its rows), and
+writes them as a [classical.RULE] table (pcode_values, threat_mask_values) for --config, and
+with --header as the C++ header of the embedded defaults.
 
     build/moku_pcode_features data/fs SHARDS...
     /usr/bin/python3 training/fit_pcode.py data/fs --out pcode.toml [--lam 0.5]

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -47,7 +48,9 @@ void addCounts(const Board& b, Color us, bool perColour, int16_t* x) {
         }
 }
 
-bool perColourRule(int recordRule) { return tools::recordRule(recordRule) == Rule::RENJU; }
+// The number of pcode (and threat-mask) tables a rule's rows are laid out for: one per colour in
+// renju, one shared by both elsewhere.
+int colourTables(Rule rule) { return rule == Rule::RENJU ? 2 : 1; }
 
 } // namespace
 
@@ -60,35 +63,34 @@ int main(int argc, char** argv) {
     // engine must never drift apart.
     std::mt19937 rng(1);
     eval::ClassicalConfig check = eval::ClassicalConfig::defaults();
+    std::vector<eval::ClassicalEvaluator> evaluators;
     for (int r = 0; r < RULE_NB; r++) {
-        int tables = r == int(Rule::RENJU) ? 2 : 1;
+        int tables = colourTables(Rule(r));
         check.pcodeValue[r].resize(tables * PCODE_NB);
         check.threatMaskValue[r].resize(tables * eval::THREAT_MASK_NB);
         for (int& v : check.pcodeValue[r]) v = int(rng() % 601) - 300;
         for (int& v : check.threatMaskValue[r]) v = int(rng() % 2001) - 1000;
+        evaluators.emplace_back(Rule(r), check);
     }
-    const eval::ClassicalEvaluator evaluators[3] = {
-        eval::ClassicalEvaluator(Rule::FREESTYLE, check),
-        eval::ClassicalEvaluator(Rule::STANDARD, check),
-        eval::ClassicalEvaluator(Rule::RENJU, check)};
     std::vector<int16_t> xs;
     std::vector<float> ys;
     size_t count = 0, skipped = 0, otherLayout = 0;
-    int layoutRule = -1; // the first usable record's rule: it sets the layout of the rows
+    std::optional<Rule> layoutRule; // the first usable record's rule: it sets the rows' layout
     size_t problems = tools::forEachRecord(argv + 2, argc - 2, [&](const data::Record& r) {
         if ((r.flags & (data::FLAG_PROVEN | data::FLAG_OPENING)) || r.rule > 4 || r.moves.empty()) {
             skipped++;
             return;
         }
-        if (layoutRule < 0) layoutRule = r.rule;
-        if (perColourRule(r.rule) != perColourRule(layoutRule)) {
+        Rule rule = tools::recordRule(r.rule);
+        if (!layoutRule) layoutRule = rule;
+        if (colourTables(rule) != colourTables(*layoutRule)) {
             otherLayout++;
             return;
         }
-        bool perColour = perColourRule(r.rule);
-        int columns = perColour ? 2 * PCODE_NB : PCODE_NB;
-        Board b(r.size, r.size, tools::recordRule(r.rule));
-        const eval::ClassicalEvaluator& ev = evaluators[std::min<int>(r.rule, 2)];
+        bool perColour = colourTables(rule) == 2;
+        int columns = colourTables(rule) * PCODE_NB;
+        Board b(r.size, r.size, rule);
+        const eval::ClassicalEvaluator& ev = evaluators[int(rule)];
         ev.attach(b);
         for (size_t i = 0; i + 1 < r.moves.size(); i++)
             b.move(Pos(r.moves[i] % r.size, r.moves[i] / r.size), i % 2 == 0 ? BLACK : WHITE);
@@ -101,15 +103,15 @@ int main(int argc, char** argv) {
             return;
         }
         addCounts(b, us, perColour, now.data());
-        int ri = int(tools::recordRule(r.rule));
-        const std::vector<int>& w = check.pcodeValue[ri];
+        const std::vector<int>& w = check.pcodeValue[int(rule)];
         int64_t sNow = 0, sBefore = 0;
         for (int pc = 0; pc < columns; pc++) {
             sNow += int64_t(w[pc]) * now[pc];
             sBefore += int64_t(w[pc]) * before[pc];
         }
         int mask = eval::threatMask(b, us) + (perColour && us == WHITE ? eval::THREAT_MASK_NB : 0);
-        int64_t expected = sNow + (sBefore - sNow) * 50 / 100 + check.threatMaskValue[ri][mask];
+        int64_t expected =
+            sNow + (sBefore - sNow) * 50 / 100 + check.threatMaskValue[int(rule)][mask];
         expected = std::clamp<int64_t>(expected, -VALUE_EVAL_MAX, VALUE_EVAL_MAX);
         if (expected != ev.evaluateFast(b)) {
             std::cerr << "moku_pcode_features: the counts give " << expected
@@ -124,13 +126,13 @@ int main(int argc, char** argv) {
         count++;
     });
     // The prior: the pattern terms of the first record's rule.
-    Rule priorRule = layoutRule >= 0 ? tools::recordRule(uint8_t(layoutRule)) : Rule::FREESTYLE;
+    Rule priorRule = layoutRule.value_or(Rule::FREESTYLE);
     eval::ClassicalConfig patterns = eval::ClassicalConfig::defaults();
     patterns.pcodeValue[int(priorRule)].clear();
     patterns.threatMaskValue[int(priorRule)].clear();
     eval::ClassicalTables tables(patterns, priorRule);
     std::vector<int32_t> prior;
-    int priorColours = priorRule == Rule::RENJU ? 2 : 1;
+    int priorColours = colourTables(priorRule);
     for (int side = 0; side < priorColours; side++)
         for (int pc = 0; pc < PCODE_NB; pc++)
             for (int stm = 0; stm < 2; stm++) prior.push_back(tables.cells.score[side][stm][pc]);

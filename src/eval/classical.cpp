@@ -61,21 +61,15 @@ ClassicalConfig ClassicalConfig::defaults() {
     c.moveDistance = {};
     c.scalePercent = 100;
     c.twoPlyPercent = 0;
-    // Freestyle: the per-pcode tables fitted to self-play (classical_freestyle.h).
-    c.pcodeValue[int(Rule::FREESTYLE)].assign(std::begin(FREESTYLE_PCODE_VALUE),
-                                              std::end(FREESTYLE_PCODE_VALUE));
-    c.threatMaskValue[int(Rule::FREESTYLE)].assign(std::begin(FREESTYLE_THREAT_MASK_VALUE),
-                                                   std::end(FREESTYLE_THREAT_MASK_VALUE));
-    // Standard, fitted the same way (classical_standard.h).
-    c.pcodeValue[int(Rule::STANDARD)].assign(std::begin(STANDARD_PCODE_VALUE),
-                                             std::end(STANDARD_PCODE_VALUE));
-    c.threatMaskValue[int(Rule::STANDARD)].assign(std::begin(STANDARD_THREAT_MASK_VALUE),
-                                                  std::end(STANDARD_THREAT_MASK_VALUE));
-    // Renju: a table of each per colour, fitted the same way (classical_renju.h).
-    c.pcodeValue[int(Rule::RENJU)].assign(std::begin(RENJU_PCODE_VALUE),
-                                          std::end(RENJU_PCODE_VALUE));
-    c.threatMaskValue[int(Rule::RENJU)].assign(std::begin(RENJU_THREAT_MASK_VALUE),
-                                               std::end(RENJU_THREAT_MASK_VALUE));
+    // The per-pcode tables fitted to self-play (classical_freestyle.h, classical_standard.h,
+    // classical_renju.h; renju's hold a table of each per colour).
+    auto embed = [&c](Rule rule, const auto& pcodes, const auto& masks) {
+        c.pcodeValue[int(rule)].assign(std::begin(pcodes), std::end(pcodes));
+        c.threatMaskValue[int(rule)].assign(std::begin(masks), std::end(masks));
+    };
+    embed(Rule::FREESTYLE, FREESTYLE_PCODE_VALUE, FREESTYLE_THREAT_MASK_VALUE);
+    embed(Rule::STANDARD, STANDARD_PCODE_VALUE, STANDARD_THREAT_MASK_VALUE);
+    embed(Rule::RENJU, RENJU_PCODE_VALUE, RENJU_THREAT_MASK_VALUE);
     return c;
 }
 
