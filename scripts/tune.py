@@ -15,6 +15,13 @@ the [search] table of a configuration file in place.
     scripts/tune.py --resume --state tune-state.json --iterations 400     # continue a run
     scripts/tune.py --state tune-state.json --apply configs/config.toml  # write the result
 
+`RULE.KEY` tunes KEY for one rule only, in the [search.RULE] table (RULE: freestyle, standard,
+renju, caro or caro5; for example freestyle.futility_per_depth, which the embedded
+[search.freestyle] table sets over [search]). The engines get that rule's whole table with the
+tuned value, and --out / --apply write it beside [search]:
+
+    scripts/tune.py --params freestyle.razor_base,freestyle.futility_per_depth,lmr_scale
+
 Values and ranges come from `pbrain-moku params` (the configuration given with --config, else the
 embedded defaults); a perturbed value is clamped to its range and rounded where it must be whole.
 
@@ -44,19 +51,47 @@ from match import ROOT, default_openings, summarize  # noqa: E402
 LINE = re.compile(r"^(\w+) = (\S+)\s+# (\S+)\.\.([^,\s]+)(, whole)?$")
 
 
+RULES = ("freestyle", "standard", "renju", "caro", "caro5")
+RULE_LINE = re.compile(r"^(\w+) = (\S+)$")
+
+
 def read_params(engine, config):
+    """The [search] parameters (value, range, whole) that `engine --config config params` prints,
+    and each value of its [search.RULE] tables as `RULE.KEY` with the range of KEY."""
     cmd = [engine] + (["--config", config] if config else []) + ["params"]
     out = subprocess.run(cmd, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"tune: {' '.join(cmd)} failed: {out.stderr.strip()}")
-    params = {}
+    params, per_rule, section = {}, {}, "search"
     for line in out.stdout.splitlines():
-        m = LINE.match(line)
+        header = re.match(r"^\[([\w.]+)\]$", line)
+        if header:
+            section = header[1]
+            continue
+        m = LINE.match(line) if section == "search" else None
         if m:
             params[m[1]] = {"value": float(m[2]), "lo": float(m[3]), "hi": float(m[4]), "whole": bool(m[5])}
+        elif section.startswith("search.") and (m := RULE_LINE.match(line)):
+            per_rule[f"{section[len('search.'):]}.{m[1]}"] = float(m[2])
     if not params:
         sys.exit("tune: no parameters in the engine's `params` output")
+    for name, value in per_rule.items():
+        key = name.split(".", 1)[1]
+        if key in params:
+            params[name] = {**params[key], "value": value}
     return params
+
+
+def add_rule_param(params, name):
+    """Adds `RULE.KEY` (KEY in [search.RULE], starting from its [search] value when that table
+    does not set it); False when there is no such rule or key."""
+    rule, _, key = name.partition(".")
+    if name in params:
+        return True
+    if rule not in RULES or key not in params:
+        return False
+    params[name] = dict(params[key])
+    return True
 
 
 # Ranges of the [classical] numbers, as src/eval/classical_config.cpp checks them (table entries
@@ -125,31 +160,45 @@ def clamp(p, v):
 
 
 def search_table(params, values):
-    lines = ["[search]"]
+    """The [search] table, then a [search.RULE] table for each rule that has values of its own."""
+    lines, rules = ["[search]"], {}
     for name, p in params.items():
         if name.startswith("classical."):
             continue
         v = clamp(p, values.get(name, p["value"]))
         v = round(v, 6)
-        lines.append(f"{name} = {int(v) if p['whole'] or v == int(v) else repr(v)}")
+        rule, _, key = name.rpartition(".")
+        line = f"{key} = {int(v) if p['whole'] or v == int(v) else repr(v)}"
+        (rules.setdefault(rule, []) if rule else lines).append(line)
+    for rule, rule_lines in rules.items():
+        lines += ["", f"[search.{rule}]"] + rule_lines
     return "\n".join(lines) + "\n"
+
+
+def split_sections(table):
+    """(name, text) of each [section] of a table string, in order."""
+    parts = re.split(r"(?m)^(?=\[)", table)
+    return [(re.match(r"\[([\w.]+)\]", p)[1], p) for p in parts if p.startswith("[")]
 
 
 def with_search(config_text, table):
     """config_text with the sections of `table` ([search], and [classical] if it has one)
     replaced by (or extended with) those of `table`."""
-    names = set(re.findall(r"(?m)^\[(\w+)\]", table))
+    names = set(re.findall(r"(?m)^\[([\w.]+)\]", table))
     parts = re.split(r"(?m)^(?=\[)", config_text)
-    kept = [p for p in parts if not any(p.startswith(f"[{n}]") for n in names)]
+    kept = [p for p in parts if not (m := re.match(r"\[([\w.]+)\]", p)) or m[1] not in names]
     text = "".join(kept).rstrip("\n")
     return (text + "\n\n" if text else "") + table
 
 
 def apply_section(text, section, table):
     """text with the key lines of its [section] replaced by those of `table` (comments and the
-    other keys kept), or with the table appended when it has no such section."""
+    other keys kept, keys it lacks added after its last key), or with the table appended when it
+    has no such section."""
+    table = dict(split_sections(table)).get(section, table)  # that section's keys only
     values = dict(re.findall(r"(?m)^(\w+) = (.+)$", table))
-    start = text.find(f"[{section}]")
+    header = re.search(rf"(?m)^\[{re.escape(section)}\]$", text)
+    start = header.start() if header else -1
     if start < 0:
         return text.rstrip("\n") + "\n\n" + table
     end = text.find("\n[", start + 1)
@@ -162,6 +211,12 @@ def apply_section(text, section, table):
         return f"{m[1]} = {values[m[1]]}" + (comment[0] if comment else "")
 
     body = re.sub(r"(?m)^(\w+) = (.+)$", replace, body)
+    # Keys the section does not have yet go after its last key line.
+    missing = [k for k in values if not re.search(rf"(?m)^{k} = ", body)]
+    if missing:
+        keys = list(re.finditer(r"(?m)^\w+ = .+$", body))
+        at = keys[-1].end() if keys else body.index("]") + 1
+        body = body[:at] + "".join(f"\n{k} = {values[k]}" for k in missing) + body[at:]
     return text[:start] + body + (text[end + 1:] if end >= 0 else "")
 
 
@@ -217,6 +272,8 @@ def main():
         for name in state["tuned"]:
             if name.startswith("classical.") and not add_classical(params, classical, name):
                 ap.error(f"{args.state}: no [classical] number '{name}'")
+            if not name.startswith("classical.") and not add_rule_param(params, name):
+                ap.error(f"{args.state}: no parameter '{name}'")
     else:
         if not args.params:
             ap.error("--params is required for a new run")
@@ -226,8 +283,9 @@ def main():
             if name.startswith("classical.") and not add_classical(params, classical, name):
                 ap.error(f"unknown parameter '{name}' (classical.KEY.I for an entry of a "
                          "[classical] table, classical.KEY for threat_block_percent or scale_percent)")
-            if name not in params:
-                ap.error(f"unknown parameter '{name}' (see pbrain-moku params)")
+            if not name.startswith("classical.") and not add_rule_param(params, name):
+                ap.error(f"unknown parameter '{name}' (see pbrain-moku params; RULE.KEY for KEY in "
+                         "[search.RULE], RULE one of " + ", ".join(RULES) + ")")
             p = params[name]
             if name.startswith("classical."):
                 # (The 16-bit range says nothing about a number's scale.)
@@ -296,7 +354,9 @@ def main():
         print(f"tune: wrote {args.out}")
     if args.apply:
         # Keep the comments: only the key lines of [search] (and [classical]) are replaced.
-        text = apply_section(open(args.apply).read(), "search", table)
+        text = open(args.apply).read()
+        for section, section_table in split_sections(table):
+            text = apply_section(text, section, section_table)
         if ctable:
             text = apply_section(text, "classical", ctable)
         with open(args.apply, "w") as f:

@@ -100,5 +100,72 @@ class ClassicalParams(unittest.TestCase):
             self.assertEqual(parsed["nnue"], self.file["nnue"])
 
 
+class RuleParams(unittest.TestCase):
+    """RULE.KEY: a [search] value for one rule, in its [search.RULE] table."""
+
+    def setUp(self):
+        self.params = tune.read_params(ENGINE, None)
+        with open(CONFIG, "rb") as f:
+            self.file = tomllib.load(f)
+
+    def test_names(self):
+        fs = self.file["search"]["freestyle"]
+        p = self.params["freestyle.razor_base"]
+        self.assertEqual(p["value"], fs["razor_base"])
+        self.assertEqual((p["lo"], p["hi"]), (self.params["razor_base"]["lo"],
+                                              self.params["razor_base"]["hi"]))
+        self.assertNotEqual(p["value"], self.params["razor_base"]["value"])
+        self.assertNotIn("renju.lmr_scale", self.params)
+        self.assertTrue(tune.add_rule_param(self.params, "renju.lmr_scale"))
+        self.assertEqual(self.params["renju.lmr_scale"]["value"], self.params["lmr_scale"]["value"])
+        for bad in ("gomoku.lmr_scale", "renju.nothing", "renju", "nothing", "renju.lmr_scale.1"):
+            self.assertFalse(tune.add_rule_param(self.params, bad), bad)
+        self.assertTrue(tune.add_rule_param(self.params, "lmr_scale"))
+
+    def test_engine_reads_the_candidate_and_apply_adds_missing_keys(self):
+        tune.add_rule_param(self.params, "renju.lmr_scale")
+        values = {"freestyle.futility_per_depth": 70.4, "renju.lmr_scale": 0.6, "lmr_scale": 0.8}
+        table = tune.search_table(self.params, values)
+        parsed = tomllib.loads(table)["search"]
+        self.assertEqual(parsed["futility_per_depth"], self.file["search"]["futility_per_depth"])
+        self.assertEqual(parsed["freestyle"]["futility_per_depth"], 70.4)
+        self.assertEqual(parsed["freestyle"]["razor_base"], self.file["search"]["freestyle"]["razor_base"])
+        self.assertEqual(parsed["renju"]["lmr_scale"], 0.6)
+        self.assertEqual(parsed["lmr_scale"], 0.8)
+        self.assertEqual([n for n, _ in tune.split_sections(table)],
+                         ["search", "search.freestyle", "search.standard", "search.renju"])
+        original = open(CONFIG).read()
+        with tempfile.TemporaryDirectory() as d:
+            candidate = os.path.join(d, "candidate.toml")
+            with open(candidate, "w") as f:
+                f.write(tune.with_search(original, table))
+            self.assertTrue(engine_accepts(candidate))
+            shown = subprocess.run([ENGINE, "--config", candidate, "params"], capture_output=True,
+                                   text=True).stdout
+            renju = shown[shown.index("[search.renju]"):]
+            self.assertIn("lmr_scale = 0.6", renju)
+            self.assertIn("futility_per_depth = 70.4", shown[shown.index("[search.freestyle]"):])
+            text = open(candidate).read()
+            for section in ("[search]", "[search.freestyle]", "[search.renju]", "[classical]"):
+                self.assertEqual(text.count("\n" + section + "\n"), 1, section)
+
+            applied = os.path.join(d, "config.toml")
+            new = original
+            for section, section_table in tune.split_sections(table):
+                new = tune.apply_section(new, section, section_table)
+            with open(applied, "w") as f:
+                f.write(new)
+            self.assertTrue(engine_accepts(applied))
+            changed = [b for a, b in zip(original.splitlines(), new.splitlines()) if a != b]
+            self.assertEqual(len(new.splitlines()), len(original.splitlines()) + 1)
+            after = tomllib.loads(new)["search"]
+            self.assertEqual(after["freestyle"]["futility_per_depth"], 70.4)
+            self.assertEqual(after["standard"], self.file["search"]["standard"])
+            self.assertEqual(after["renju"]["lmr_scale"], 0.6)
+            self.assertEqual(after["lmr_scale"], 0.8)
+            self.assertEqual(after["futility_per_depth"], self.file["search"]["futility_per_depth"])
+            self.assertIn("lmr_scale = 0.8", changed[0])
+
+
 if __name__ == "__main__":
     unittest.main()
