@@ -231,10 +231,20 @@ def play(args, plus_cfg, minus_cfg, seed):
            "-repeat", "-concurrency", str(args.concurrency),
            "-openings", f"file={args.openings}", "type=pos", "order=random", f"srand={seed}",
            "-pgn", pgn]
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    stuck = []
+    try:
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       timeout=args.iteration_timeout)
+    except subprocess.TimeoutExpired:
+        # c-gomoku-cli waits without a limit for a move after it sent YXSTOP; it is stopped
+        # (its engines then see their input close) and the games it finished count.
+        stuck = [f"c-gomoku-cli stopped after {args.iteration_timeout:g} s (a game did not end)"]
+        if not os.path.exists(pgn):
+            return 0, 0, 0, stuck
     if not os.path.exists(pgn):
         sys.exit("tune: c-gomoku-cli wrote no games: " + " ".join(cmd))
     w, l, d, trouble = summarize(pgn, "plus")
+    trouble = stuck + trouble
     if w + l + d < 2 * args.pairs:
         print(f"tune: only {w + l + d} of {2 * args.pairs} games finished", file=sys.stderr)
     return w, l, d, trouble
@@ -253,6 +263,8 @@ def main():
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--openings")
     ap.add_argument("--concurrency", type=int, default=1)
+    ap.add_argument("--iteration-timeout", type=float, default=900,
+                    help="seconds an iteration's games may take before c-gomoku-cli is stopped (the games it finished count)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--state", default="tune-state.json", help="saved after every iteration")
     ap.add_argument("--resume", action="store_true", help="continue the run saved in --state")

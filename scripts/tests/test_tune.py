@@ -1,6 +1,7 @@
 """Tests of scripts/tune.py's [classical] parameters: naming, the tables the engines get, and
 --apply's rewrite of a configuration file (the engine named by MOKU_ENGINE checks the files)."""
 
+import argparse
 import os
 import subprocess
 import sys
@@ -165,6 +166,33 @@ class RuleParams(unittest.TestCase):
             self.assertEqual(after["lmr_scale"], 0.8)
             self.assertEqual(after["futility_per_depth"], self.file["search"]["futility_per_depth"])
             self.assertIn("lmr_scale = 0.8", changed[0])
+
+
+class StuckIteration(unittest.TestCase):
+    """An iteration whose c-gomoku-cli never ends is stopped; the games it finished count."""
+
+    def run_fake(self, body):
+        with tempfile.TemporaryDirectory() as d:
+            cli = os.path.join(d, "fake-cli")
+            with open(cli, "w") as f:
+                # Writes the PGN named after -pgn (the last argument), then hangs.
+                f.write("#!/bin/sh\nfor a; do pgn=$a; done\n" + body + "exec sleep 60\n")
+            os.chmod(cli, 0o755)
+            args = argparse.Namespace(workdir=d, cli=cli, tc="0/0.1", engine="pbrain-moku",
+                                      rule=0, size=15, pairs=1, concurrency=1, openings="x",
+                                      iteration_timeout=0.5)
+            return tune.play(args, "plus.toml", "minus.toml", 1)
+
+    def test_nothing_finished(self):
+        w, l, d, trouble = self.run_fake("")
+        self.assertEqual((w, l, d), (0, 0, 0))
+        self.assertIn("stopped after 0.5 s", trouble[0])
+
+    def test_finished_games_count(self):
+        game = '[Event "1"]\\n[Black "plus"]\\n[White "minus"]\\n[Result "0-1"]\\n\\n0-1\\n'
+        w, l, d, trouble = self.run_fake(f"printf '{game}' > \"$pgn\"\n")
+        self.assertEqual((w, l, d), (1, 0, 0))
+        self.assertEqual(len(trouble), 1)
 
 
 if __name__ == "__main__":
