@@ -53,6 +53,7 @@ LINE = re.compile(r"^(\w+) = (\S+)\s+# (\S+)\.\.([^,\s]+)(, whole)?$")
 
 RULES = ("freestyle", "standard", "renju", "caro", "caro5")
 RULE_LINE = re.compile(r"^(\w+) = (\S+)$")
+HEADER = re.compile(r"\[([\w.]+)\]")  # a section's header line: [search], [search.renju]
 
 
 def read_params(engine, config):
@@ -64,7 +65,7 @@ def read_params(engine, config):
         sys.exit(f"tune: {' '.join(cmd)} failed: {out.stderr.strip()}")
     params, per_rule, section = {}, {}, "search"
     for line in out.stdout.splitlines():
-        header = re.match(r"^\[([\w.]+)\]$", line)
+        header = HEADER.fullmatch(line)
         if header:
             section = header[1]
             continue
@@ -178,15 +179,15 @@ def search_table(params, values):
 def split_sections(table):
     """(name, text) of each [section] of a table string, in order."""
     parts = re.split(r"(?m)^(?=\[)", table)
-    return [(re.match(r"\[([\w.]+)\]", p)[1], p) for p in parts if p.startswith("[")]
+    return [(HEADER.match(p)[1], p) for p in parts if p.startswith("[")]
 
 
 def with_search(config_text, table):
     """config_text with the sections of `table` ([search], and [classical] if it has one)
     replaced by (or extended with) those of `table`."""
-    names = set(re.findall(r"(?m)^\[([\w.]+)\]", table))
+    names = {name for name, _ in split_sections(table)}
     parts = re.split(r"(?m)^(?=\[)", config_text)
-    kept = [p for p in parts if not (m := re.match(r"\[([\w.]+)\]", p)) or m[1] not in names]
+    kept = [p for p in parts if not (m := HEADER.match(p)) or m[1] not in names]
     text = "".join(kept).rstrip("\n")
     return (text + "\n\n" if text else "") + table
 
@@ -195,7 +196,6 @@ def apply_section(text, section, table):
     """text with the key lines of its [section] replaced by those of `table` (comments and the
     other keys kept, keys it lacks added after its last key), or with the table appended when it
     has no such section."""
-    table = dict(split_sections(table)).get(section, table)  # that section's keys only
     values = dict(re.findall(r"(?m)^(\w+) = (.+)$", table))
     header = re.search(rf"(?m)^\[{re.escape(section)}\]$", text)
     start = header.start() if header else -1
@@ -220,6 +220,13 @@ def apply_section(text, section, table):
     return text[:start] + body + (text[end + 1:] if end >= 0 else "")
 
 
+def apply_tables(text, tables):
+    """text with each section of `tables` applied by apply_section."""
+    for section, table in split_sections(tables):
+        text = apply_section(text, section, table)
+    return text
+
+
 def play(args, plus_cfg, minus_cfg, seed):
     pgn = os.path.join(args.workdir, "iteration.pgn")
     if os.path.exists(pgn):
@@ -239,9 +246,9 @@ def play(args, plus_cfg, minus_cfg, seed):
         # c-gomoku-cli waits without a limit for a move after it sent YXSTOP; it is stopped
         # (its engines then see their input close) and the games it finished count.
         stuck = [f"c-gomoku-cli stopped after {args.iteration_timeout:g} s (a game did not end)"]
-        if not os.path.exists(pgn):
-            return 0, 0, 0, stuck
     if not os.path.exists(pgn):
+        if stuck:
+            return 0, 0, 0, stuck
         sys.exit("tune: c-gomoku-cli wrote no games: " + " ".join(cmd))
     w, l, d, trouble = summarize(pgn, "plus")
     trouble = stuck + trouble
@@ -366,11 +373,7 @@ def main():
         print(f"tune: wrote {args.out}")
     if args.apply:
         # Keep the comments: only the key lines of [search] (and [classical]) are replaced.
-        text = open(args.apply).read()
-        for section, section_table in split_sections(table):
-            text = apply_section(text, section, section_table)
-        if ctable:
-            text = apply_section(text, "classical", ctable)
+        text = apply_tables(open(args.apply).read(), tables)
         with open(args.apply, "w") as f:
             f.write(text)
         print(f"tune: updated {args.apply}")

@@ -87,8 +87,7 @@ class ClassicalParams(unittest.TestCase):
 
             applied = os.path.join(d, "config.toml")
             with open(applied, "w") as f:
-                f.write(tune.apply_section(tune.apply_section(original, "search", table),
-                                           "classical", ctable))
+                f.write(tune.apply_tables(original, table + ctable))
             new = open(applied).read()
             self.assertTrue(engine_accepts(applied))
             changed = [(a, b) for a, b in zip(original.splitlines(), new.splitlines()) if a != b]
@@ -151,9 +150,7 @@ class RuleParams(unittest.TestCase):
                 self.assertEqual(text.count("\n" + section + "\n"), 1, section)
 
             applied = os.path.join(d, "config.toml")
-            new = original
-            for section, section_table in tune.split_sections(table):
-                new = tune.apply_section(new, section, section_table)
+            new = tune.apply_tables(original, table)
             with open(applied, "w") as f:
                 f.write(new)
             self.assertTrue(engine_accepts(applied))
