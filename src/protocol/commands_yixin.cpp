@@ -39,7 +39,7 @@ void Session::cmdYxNBest(const std::string& args) {
         out_.line(s);
     }
     if (r.bestMove == POS_NONE)
-        error("no legal move left");
+        answerWithoutLegalMove(false);
     else
         out_.line(formatMove(r.bestMove));
 }

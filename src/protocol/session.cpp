@@ -196,11 +196,25 @@ void Session::think(bool playMove) {
     }
     markBusy(Busy::NONE);
     if (r.bestMove == POS_NONE) {
-        error("no legal move left");
+        answerWithoutLegalMove(playMove);
         return;
     }
     out_.line(formatMove(r.bestMove));
     maybePonder();
+}
+
+void Session::answerWithoutLegalMove(bool playMove) {
+    std::vector<Pos> empty = engine_.board().emptyCells();
+    if (empty.empty()) {
+        error("no legal move left: the board is full");
+        return;
+    }
+    Pos p = empty.front();
+    message("every empty point is forbidden for black; renju would let black pass, which the "
+            "protocol cannot say, so Moku plays the forbidden point " +
+            formatMove(p));
+    if (playMove) engine_.play(p);
+    out_.line(formatMove(p));
 }
 
 void Session::maybePonder() {

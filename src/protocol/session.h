@@ -92,6 +92,11 @@ private:
 
     // Thinking with the reader able to stop it (YXSTOP, END), then the move.
     void think(bool playMove);
+    // The answer when the side to move has no legal point: ERROR on a full board; otherwise
+    // (renju, black, every empty point forbidden) a forbidden point, played when playMove, with
+    // a MESSAGE saying why. Renju lets black pass there, which the protocol cannot express, and
+    // a manager left without a move waits or scores a time loss (c-gomoku-cli may hang).
+    void answerWithoutLegalMove(bool playMove);
     void reportIteration(const search::IterationInfo& info, bool multiPV);
     void maybePonder();
     void markBusy(Busy busy);

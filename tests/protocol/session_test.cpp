@@ -223,4 +223,43 @@ TEST(ProtocolSession, RefereeRuleChecks) {
     EXPECT_GE(checks, 10);
 }
 
+// The last position of a renju game Moku played against itself at 0.1 s: black to move, and the
+// only empty point (5,14) would make an overline. Renju lets black pass there, which the protocol
+// cannot say; an ERROR left c-gomoku-cli waiting for a move. Moku plays the forbidden point and
+// says why (the manager scores the foul), on TURN as on BOARD, and YXNBEST names it too.
+TEST(ProtocolSession, RenjuBlackWithOnlyForbiddenPointsStillAnswers) {
+    const char* rows[15] = {
+        "OOXXXOOOOXOOXXO", "XOOOOXXOXOXOOOX", "XXOXXXOOXOXOOOX", "XXXOOOXXOXXXOXO",
+        "OOXXXOXXOOOXOXO", "OOXOOXOXXXXOXXX", "OXOXOXXOOOXXXOO", "XOOXXXOXXOOOXOX",
+        "XOXXXOOXOXXOOOO", "XXOOXXOXXOXXOXO", "OXOXOXXOOXOXXXX", "XXOOOXOOOOXXOOO",
+        "XOXXOOXOOXOOXOX", "XXOXOXOOOXOXXOO", "XOOXX.XXXOXOXOO",
+    };
+    // Renju reads the list as the move order (black first): alternate the colours.
+    std::vector<std::string> black, white;
+    for (int y = 0; y < 15; y++)
+        for (int x = 0; x < 15; x++)
+            if (rows[y][x] != '.')
+                (rows[y][x] == 'X' ? black : white)
+                    .push_back(std::to_string(x) + "," + std::to_string(y));
+    ASSERT_EQ(black.size(), 112u); // black to move, one empty point
+    ASSERT_EQ(white.size(), 112u);
+    std::string stones;
+    for (size_t i = 0; i < black.size(); i++) stones += black[i] + ",1\n" + white[i] + ",2\n";
+    auto out = runScript("START 15\nINFO rule 4\nYXBOARD\n" + stones +
+                             "DONE\nYXSHOWFORBID\nYXNBEST 1\nBOARD\n" + stones + "DONE\n",
+                         fastOptions());
+    std::vector<std::string> r;
+    int explained = 0;
+    for (const auto& l : out) {
+        if (l.rfind("MESSAGE every empty point is forbidden for black", 0) == 0) explained++;
+        if (l.rfind("MESSAGE ", 0) != 0) r.push_back(l);
+    }
+    ASSERT_EQ(r.size(), 4u);
+    EXPECT_EQ(r[0], "OK");
+    EXPECT_EQ(r[1], "FORBID 0514.");
+    EXPECT_EQ(r[2], "5,14");
+    EXPECT_EQ(r[3], "5,14");
+    EXPECT_EQ(explained, 2);
+}
+
 } // namespace
