@@ -71,6 +71,11 @@ struct SearchParams {
     double lmrDeeperPerPly = 10; // of reduction) is searched one ply deeper (two plies past
     // 300 + 26 per ply: -9 +- 46 Elo; a reduced search allowed one ply past the full depth:
     // -26 +- 61 after 107 games, both over 200-game self-play matches at 0.2 s)
+    // (Not kept, code removed: Rapfi's three LMR terms Moku lacked, together: at a PV node the
+    // base reduction less by (beta - alpha) / the root's window; at an odd ply whose best value
+    // already holds the root's alpha 0.98 plies more; under renju 1.05 less on a cell black's
+    // patterns make forbidden. Renju self-play at 0.2 s, seed 4301: 335-347-22 in 704 games,
+    // 49.1 %, about -6 +- 25 Elo.)
     // Move-count pruning: moves past moveCountBase + depth^moveCountPower (halved when not
     // improving) are not searched at a node with a non-losing move.
     double moveCountBase = 3;
